@@ -1,0 +1,114 @@
+# tl — GPU profiler trace toolkit.  One plain GNU Makefile.
+#
+# Knobs (set on the command line or in config.mak):
+#   PREFIX=/usr/local   install prefix
+#   DESTDIR=            staging root for packagers
+#   BINDIR, MANDIR, SHAREDIR  derived from PREFIX
+#   SAN=1               build with -fsanitize=address,undefined into build/san
+#                       (programs in build/san/bin; bin/ is left alone)
+#   DEVELOPER=0         drop -Werror (default is on: warnings are errors)
+#   CC, CFLAGS, LDFLAGS the usual
+#   T=PATTERN           make check T='t1*' runs only the matching tests
+#
+# Targets: all (default), check, bench, report TRACE=path, install, clean.
+-include config.mak
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+SHAREDIR ?= $(PREFIX)/share/tl
+INSTALL  ?= install
+DEVELOPER ?= 1
+
+CC      ?= cc
+OPT     ?= -O2 -g
+WARN     = -Wall -Wextra
+ifeq ($(DEVELOPER),1)
+WARN    += -Werror
+endif
+CFLAGS  ?=
+ALL_CFLAGS = -std=c11 $(WARN) $(OPT) -D_GNU_SOURCE -Icommon \
+	-DTL_SHAREDIR='"$(SHAREDIR)"' $(PKG_CFLAGS) $(CFLAGS)
+LIBS     = $(PKG_LIBS) -lpthread -lm
+
+ifeq ($(SAN),1)
+BUILD    = build/san
+OUTBIN   = build/san/bin
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined
+else
+BUILD    = build/opt
+OUTBIN   = bin
+endif
+
+APT_LINE = apt-get install -y libjsmn-dev zlib1g-dev libarchive-dev pkg-config
+
+# Check dependencies only when something is to be built; as root, install
+# what is missing first (scripts/deps.sh), otherwise name the command.
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+have_deps = $(shell pkg-config --exists libarchive zlib 2>/dev/null && \
+	test -f /usr/include/jsmn.h && echo yes)
+ifneq ($(have_deps),yes)
+DEPS_LOG := $(shell sh scripts/deps.sh >&2)
+ifneq ($(have_deps),yes)
+$(error missing build dependencies; run as root: $(APT_LINE))
+endif
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags libarchive zlib)
+PKG_LIBS   := $(shell pkg-config --libs libarchive zlib)
+endif
+
+PROGRAMS  = $(patsubst cmd/%.c,%,$(wildcard cmd/tl-*.c))
+BINS      = $(addprefix $(OUTBIN)/,$(PROGRAMS))
+LIB_SRC   = $(wildcard common/*.c)
+LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+LIB       = $(BUILD)/libtl.a
+UNIT_SRC  = $(wildcard tests/unit/*.c)
+UNITS     = $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
+SCRIPTS   = $(wildcard scripts/tl-*)
+MAN1      = $(wildcard man/*.1)
+MAN5      = $(wildcard man/*.5)
+
+all: $(BINS) $(UNITS)
+
+$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(OUTBIN)/%: $(BUILD)/cmd/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+$(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+check: all
+	@TL_BIN=$(CURDIR)/$(OUTBIN) TL_UNIT=$(CURDIR)/$(BUILD)/unit \
+	 TL_SAN=$(SAN) sh tests/run.sh $(T)
+
+bench: all
+	sh scripts/bench.sh
+
+report: all
+	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report $(if $(TRACE),$(TRACE),share/tl/sample/trace.json)
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(SHAREDIR)
+	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	$(if $(SCRIPTS),$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(BINDIR))
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	cp -R share/tl/. $(DESTDIR)$(SHAREDIR)/
+
+clean:
+	rm -rf build bin tests/trash
+
+.PHONY: all check bench report install clean
+.SECONDARY:

@@ -1,0 +1,153 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "outbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define OUTBUF_SIZE (1u << 18)
+
+struct outbuf *outbuf_open_fd(int fd)
+{
+	struct outbuf *ob = xcalloc(1, sizeof(*ob));
+	ob->buf = xmalloc(OUTBUF_SIZE);
+	ob->cap = OUTBUF_SIZE;
+	ob->fd = fd;
+	return ob;
+}
+
+struct outbuf *outbuf_open_path(const char *path)
+{
+	struct outbuf *ob;
+	int fd;
+
+	if (!path || !strcmp(path, "-"))
+		return outbuf_open_fd(1);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		tl_die_errno("%s: cannot open for writing", path);
+	ob = outbuf_open_fd(fd);
+	ob->own_fd = 1;
+	return ob;
+}
+
+void outbuf_flush(struct outbuf *ob)
+{
+	size_t off = 0;
+
+	while (off < ob->len) {
+		ssize_t n = write(ob->fd, ob->buf + off, ob->len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			tl_die_errno("write error");
+		}
+		off += (size_t)n;
+	}
+	ob->len = 0;
+}
+
+void outbuf_close(struct outbuf *ob)
+{
+	if (!ob)
+		return;
+	outbuf_flush(ob);
+	if (ob->own_fd && close(ob->fd) != 0)
+		tl_die_errno("write error");
+	free(ob->buf);
+	free(ob);
+}
+
+void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n)
+{
+	while (n) {
+		size_t k;
+		if (ob->len == ob->cap)
+			outbuf_flush(ob);
+		k = ob->cap - ob->len;
+		if (k > n)
+			k = n;
+		memcpy(ob->buf + ob->len, s, k);
+		ob->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+void outbuf_puts(struct outbuf *ob, const char *s)
+{
+	outbuf_put(ob, s, strlen(s));
+}
+
+void outbuf_tsv(struct outbuf *ob, const char *s, size_t n)
+{
+	size_t i, start = 0;
+
+	for (i = 0; i < n; i++) {
+		char esc;
+		switch (s[i]) {
+		case '\\': esc = '\\'; break;
+		case '\t': esc = 't'; break;
+		case '\n': esc = 'n'; break;
+		case '\r': esc = 'r'; break;
+		case '\0': esc = '0'; break;
+		default: continue;
+		}
+		outbuf_put(ob, s + start, i - start);
+		outbuf_putc(ob, '\\');
+		outbuf_putc(ob, esc);
+		start = i + 1;
+	}
+	outbuf_put(ob, s + start, n - start);
+}
+
+void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		tl_die("printf format error");
+	if ((size_t)n < sizeof(small)) {
+		outbuf_put(ob, small, (size_t)n);
+	} else {
+		char *big = xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		outbuf_put(ob, big, (size_t)n);
+		free(big);
+	}
+}
+
+void outbuf_u64(struct outbuf *ob, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	outbuf_put(ob, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+void outbuf_i64(struct outbuf *ob, int64_t v)
+{
+	if (v < 0) {
+		outbuf_putc(ob, '-');
+		outbuf_u64(ob, (uint64_t)0 - (uint64_t)v);
+	} else {
+		outbuf_u64(ob, (uint64_t)v);
+	}
+}

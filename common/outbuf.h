@@ -1,0 +1,56 @@
+/*
+ * outbuf: fast buffered output to a file descriptor, with the TSV escaping
+ * every tl stream uses.  Write errors die with "tl-x: write error".
+ *
+ *	struct outbuf *ob = outbuf_open_fd(1);
+ *	outbuf_put(ob, s, n); outbuf_tsv(ob, field, n); outbuf_putc(ob, '\n');
+ *	outbuf_close(ob);            flushes and frees (does not close fd 1)
+ *
+ * TSV escaping (tl-stream(5)): backslash, tab, newline, carriage return and
+ * NUL inside a field are written as \\ \t \n \r \0; nothing else changes.
+ */
+#ifndef TL_OUTBUF_H
+#define TL_OUTBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct outbuf {
+	char *buf;
+	size_t len, cap;
+	int fd;
+	int own_fd;
+};
+
+struct outbuf *outbuf_open_fd(int fd);
+/* Opens (truncates) path for writing, or stdout for NULL or "-". */
+struct outbuf *outbuf_open_path(const char *path);
+void outbuf_flush(struct outbuf *ob);
+void outbuf_close(struct outbuf *ob);
+void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n);
+void outbuf_tsv(struct outbuf *ob, const char *s, size_t n);
+void outbuf_puts(struct outbuf *ob, const char *s);
+void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void outbuf_u64(struct outbuf *ob, uint64_t v);
+void outbuf_i64(struct outbuf *ob, int64_t v);
+
+static inline void outbuf_put(struct outbuf *ob, const char *s, size_t n)
+{
+	if (ob->cap - ob->len >= n) {
+		for (size_t i = 0; i < n; i++)
+			ob->buf[ob->len + i] = s[i];
+		ob->len += n;
+	} else {
+		outbuf_put_slow(ob, s, n);
+	}
+}
+
+static inline void outbuf_putc(struct outbuf *ob, char c)
+{
+	if (ob->len == ob->cap)
+		outbuf_flush(ob);
+	ob->buf[ob->len++] = c;
+}
+
+#endif

@@ -1,0 +1,228 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "stream.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* The kinds and versions this build understands. */
+static const struct {
+	const char *kind;
+	int version;
+} known[] = {
+	{ "events", 1 },
+	{ "nodes", 1 },
+};
+
+struct stream {
+	FILE *fp;
+	char *name;
+	long lineno;
+	char *line;
+	size_t line_alloc;
+	char kind[32];
+	char *header;
+	char **cols;
+	int ncols;
+	char **field;
+	size_t *flen;
+};
+
+static int known_kind(const char *kind, int version)
+{
+	size_t i;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i].kind, kind) && known[i].version == version)
+			return 1;
+	return 0;
+}
+
+static int kind_wanted(const char *kinds, const char *kind)
+{
+	size_t n = strlen(kind);
+	const char *p = kinds;
+
+	while (p && *p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == n && !strncmp(p, kind, n))
+			return 1;
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+static ssize_t read_line(struct stream *s)
+{
+	ssize_t n = getline(&s->line, &s->line_alloc, s->fp);
+	if (n < 0)
+		return n;
+	s->lineno++;
+	if (n && s->line[n - 1] == '\n')
+		s->line[--n] = '\0';
+	return n;
+}
+
+/* Splits s->line at tabs into s->field, unescaping in place. */
+static int split(struct stream *s)
+{
+	char *p = s->line, *w = s->line;
+	int i = 0;
+
+	s->field[0] = w;
+	for (;; p++) {
+		char c = *p;
+		if (c == '\t' || c == '\0') {
+			*w = '\0';
+			s->flen[i] = (size_t)(w - s->field[i]);
+			if (c == '\0')
+				break;
+			if (++i >= s->ncols)
+				return -1;
+			s->field[i] = ++w;
+			continue;
+		}
+		if (c == '\\') {
+			switch (p[1]) {
+			case '\\': c = '\\'; p++; break;
+			case 't': c = '\t'; p++; break;
+			case 'n': c = '\n'; p++; break;
+			case 'r': c = '\r'; p++; break;
+			case '0': c = '\0'; p++; break;
+			default: break;
+			}
+		}
+		*w++ = c;
+	}
+	return i + 1 == s->ncols ? 0 : -1;
+}
+
+static int parse_header(struct stream *s, const char *kinds)
+{
+	int version;
+	char *p;
+
+	if (read_line(s) < 0 || sscanf(s->line, "#tl-%31s %d", s->kind, &version) != 2) {
+		tl_warn("%s:1: not a tl stream (expected a first line like '#tl-events 1')",
+			s->name);
+		return -1;
+	}
+	if (!known_kind(s->kind, version)) {
+		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1 and tl-nodes 1)",
+			s->name, s->kind, version);
+		return -1;
+	}
+	if (!kind_wanted(kinds, s->kind)) {
+		tl_warn("%s:1: a tl-%s stream, but this program reads %s", s->name,
+			s->kind, kinds);
+		return -1;
+	}
+	if (read_line(s) < 0 || s->line[0] == '#' || !s->line[0]) {
+		tl_warn("%s:2: missing header line of column names", s->name);
+		return -1;
+	}
+	s->header = xstrdup(s->line);
+	s->ncols = 1;
+	for (p = s->header; *p; p++)
+		s->ncols += *p == '\t';
+	s->cols = xcalloc((size_t)s->ncols, sizeof(*s->cols));
+	s->field = xcalloc((size_t)s->ncols, sizeof(*s->field));
+	s->flen = xcalloc((size_t)s->ncols, sizeof(*s->flen));
+	s->cols[0] = xstrdup(s->header);
+	for (int i = 1; i < s->ncols; i++) {
+		char *tab = strchr(s->cols[i - 1], '\t');
+		*tab = '\0';
+		s->cols[i] = tab + 1;
+	}
+	return 0;
+}
+
+struct stream *stream_open(const char *path, const char *kinds)
+{
+	struct stream *s = xcalloc(1, sizeof(*s));
+
+	if (!path || !strcmp(path, "-")) {
+		s->fp = stdin;
+		s->name = xstrdup("-");
+	} else {
+		s->fp = fopen(path, "r");
+		s->name = xstrdup(path);
+		if (!s->fp) {
+			tl_warn_errno("%s", path);
+			stream_close(s);
+			return NULL;
+		}
+	}
+	setvbuf(s->fp, NULL, _IOFBF, 1 << 18);
+	if (parse_header(s, kinds) < 0) {
+		stream_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+void stream_close(struct stream *s)
+{
+	if (!s)
+		return;
+	if (s->fp && s->fp != stdin)
+		fclose(s->fp);
+	free(s->name);
+	free(s->line);
+	free(s->header);
+	if (s->cols)
+		free(s->cols[0]);
+	free(s->cols);
+	free(s->field);
+	free(s->flen);
+	free(s);
+}
+
+int stream_next(struct stream *s)
+{
+	ssize_t n = read_line(s);
+
+	if (n < 0) {
+		if (ferror(s->fp)) {
+			tl_warn_errno("%s: read error", s->name);
+			return STREAM_ERROR;
+		}
+		return STREAM_EOF;
+	}
+	if (s->line[0] == '#')
+		return STREAM_DIRECTIVE;
+	if (split(s) < 0) {
+		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
+			s->lineno, s->ncols);
+		return STREAM_ERROR;
+	}
+	return STREAM_ROW;
+}
+
+const char *stream_kind(const struct stream *s) { return s->kind; }
+int stream_ncols(const struct stream *s) { return s->ncols; }
+const char *stream_colname(const struct stream *s, int i) { return s->cols[i]; }
+const char *stream_line(const struct stream *s) { return s->line + 1; }
+const char *stream_name(const struct stream *s) { return s->name; }
+long stream_lineno(const struct stream *s) { return s->lineno; }
+const char *stream_header(const struct stream *s) { return s->header; }
+
+int stream_col(const struct stream *s, const char *name)
+{
+	for (int i = 0; i < s->ncols; i++)
+		if (!strcmp(s->cols[i], name))
+			return i;
+	return -1;
+}
+
+const char *stream_field(const struct stream *s, int i)
+{
+	return i < 0 ? "" : s->field[i];
+}
+
+size_t stream_field_len(const struct stream *s, int i)
+{
+	return i < 0 ? 0 : s->flen[i];
+}

@@ -1,0 +1,52 @@
+/*
+ * stream: reader for tl's line streams (tl-stream(5)).
+ *
+ * A stream starts with "#tl-KIND VERSION", then one header line of column
+ * names, then rows; lines starting with '#' after the header are
+ * directives (#source, #top, #end, ...) and are handed back as such.
+ * Fields are TSV-unescaped when a row is read.  Columns are looked up by
+ * name, so readers keep working when a later version appends columns.
+ *
+ *	struct stream *s = stream_open(path, "events,nodes");
+ *	if (!s) { rval = 1; continue; }          message already printed
+ *	int c_ts = stream_col(s, "ts");
+ *	while ((r = stream_next(s)) > 0) {
+ *		if (r == STREAM_DIRECTIVE) { use stream_line(s); continue; }
+ *		const char *ts = stream_field(s, c_ts);
+ *	}
+ *	if (r < 0) rval = 1;                      message already printed
+ *	stream_close(s);
+ *
+ * A path of NULL or "-" reads stdin.  Messages name the input as
+ * "FILE:LINE" ("-" for stdin).
+ */
+#ifndef TL_STREAM_H
+#define TL_STREAM_H
+
+#include <stddef.h>
+
+enum { STREAM_ERROR = -1, STREAM_EOF = 0, STREAM_ROW = 1, STREAM_DIRECTIVE = 2 };
+
+struct stream;
+
+/* kinds: comma-separated list of acceptable kinds, e.g. "events,nodes" */
+struct stream *stream_open(const char *path, const char *kinds);
+void stream_close(struct stream *s);
+int stream_next(struct stream *s);
+
+const char *stream_kind(const struct stream *s);
+int stream_ncols(const struct stream *s);
+const char *stream_colname(const struct stream *s, int i);
+/* Index of the named column, or -1 if the stream has none. */
+int stream_col(const struct stream *s, const char *name);
+/* Field i of the current row, unescaped and NUL-terminated; "" if i < 0. */
+const char *stream_field(const struct stream *s, int i);
+size_t stream_field_len(const struct stream *s, int i);
+/* The current directive line without its leading '#'. */
+const char *stream_line(const struct stream *s);
+const char *stream_name(const struct stream *s);
+long stream_lineno(const struct stream *s);
+/* The raw header line (column names joined by tabs), for pass-through. */
+const char *stream_header(const struct stream *s);
+
+#endif

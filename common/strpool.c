@@ -1,0 +1,155 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "strpool.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define CHUNK (1u << 20)
+
+struct entry {
+	const char *s;
+	uint32_t len;
+};
+
+struct strpool {
+	/* the arena: a list of chunks, bump-allocated */
+	char **chunks;
+	size_t nr_chunks, alloc_chunks;
+	char *cur;
+	size_t left;
+	size_t bytes;
+	/* ids → strings */
+	struct entry *ent;
+	size_t nr, alloc;
+	/* open addressing: slot holds id+1, 0 = empty */
+	uint32_t *slot;
+	size_t mask;
+};
+
+uint64_t tl_hash(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ULL;
+	while (len--) {
+		h ^= *s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static char *arena_alloc(struct strpool *sp, size_t n)
+{
+	char *p;
+
+	if (n > sp->left) {
+		size_t sz = n > CHUNK ? n : CHUNK;
+		xgrow((void **)&sp->chunks, &sp->alloc_chunks, sp->nr_chunks + 1,
+		      sizeof(*sp->chunks));
+		sp->cur = sp->chunks[sp->nr_chunks++] = xmalloc(sz);
+		sp->left = sz;
+		sp->bytes += sz;
+	}
+	p = sp->cur;
+	sp->cur += n;
+	sp->left -= n;
+	return p;
+}
+
+static void rehash(struct strpool *sp)
+{
+	size_t size = (sp->mask + 1) * 2, i;
+
+	free(sp->slot);
+	sp->slot = xcalloc(size, sizeof(*sp->slot));
+	sp->mask = size - 1;
+	for (i = 0; i < sp->nr; i++) {
+		size_t h = tl_hash(sp->ent[i].s, sp->ent[i].len) & sp->mask;
+		while (sp->slot[h])
+			h = (h + 1) & sp->mask;
+		sp->slot[h] = (uint32_t)i + 1;
+	}
+}
+
+struct strpool *strpool_new(void)
+{
+	struct strpool *sp = xcalloc(1, sizeof(*sp));
+	sp->mask = 1023;
+	sp->slot = xcalloc(sp->mask + 1, sizeof(*sp->slot));
+	strpool_intern(sp, "", 0);
+	return sp;
+}
+
+void strpool_free(struct strpool *sp)
+{
+	size_t i;
+
+	if (!sp)
+		return;
+	for (i = 0; i < sp->nr_chunks; i++)
+		free(sp->chunks[i]);
+	free(sp->chunks);
+	free(sp->ent);
+	free(sp->slot);
+	free(sp);
+}
+
+static size_t lookup(const struct strpool *sp, const char *s, size_t len)
+{
+	size_t h = tl_hash(s, len) & sp->mask;
+
+	for (;;) {
+		uint32_t id = sp->slot[h];
+		if (!id)
+			return h;
+		if (sp->ent[id - 1].len == len && !memcmp(sp->ent[id - 1].s, s, len))
+			return h;
+		h = (h + 1) & sp->mask;
+	}
+}
+
+uint32_t strpool_find(const struct strpool *sp, const char *s, size_t len)
+{
+	uint32_t id = sp->slot[lookup(sp, s, len)];
+	return id ? id - 1 : UINT32_MAX;
+}
+
+uint32_t strpool_intern(struct strpool *sp, const char *s, size_t len)
+{
+	size_t h = lookup(sp, s, len);
+	char *copy;
+
+	if (sp->slot[h])
+		return sp->slot[h] - 1;
+	copy = arena_alloc(sp, len + 1);
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	xgrow((void **)&sp->ent, &sp->alloc, sp->nr + 1, sizeof(*sp->ent));
+	sp->ent[sp->nr].s = copy;
+	sp->ent[sp->nr].len = (uint32_t)len;
+	sp->slot[h] = (uint32_t)++sp->nr;
+	if (sp->nr * 2 > sp->mask)
+		rehash(sp);
+	return (uint32_t)sp->nr - 1;
+}
+
+const char *strpool_str(const struct strpool *sp, uint32_t id)
+{
+	return sp->ent[id].s;
+}
+
+size_t strpool_len(const struct strpool *sp, uint32_t id)
+{
+	return sp->ent[id].len;
+}
+
+uint32_t strpool_count(const struct strpool *sp)
+{
+	return (uint32_t)sp->nr;
+}
+
+size_t strpool_bytes(const struct strpool *sp)
+{
+	return sp->bytes + sp->alloc * sizeof(*sp->ent) +
+	       (sp->mask + 1) * sizeof(*sp->slot);
+}

@@ -1,0 +1,94 @@
+/* Unit tests for common/: pyfmt, strpool, outbuf TSV escaping. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "strpool.h"
+#include "tap.h"
+
+static void repr(double x, const char *want)
+{
+	char buf[PY_FLOAT_MAX], what[96];
+	py_float_repr(x, buf);
+	snprintf(what, sizeof(what), "repr(%.17g) is %s", x, want);
+	tap_str(buf, want, what);
+}
+
+static void test_repr(void)
+{
+	/* expectations are Python 3's repr() of the same doubles */
+	repr(0.0, "0.0");
+	repr(100.0, "100.0");
+	repr(1.6752, "1.6752");
+	repr(9.044799999999999, "9.044799999999999");
+	repr(7.2192e-05, "7.2192e-05");
+	repr(0.0001, "0.0001");
+	repr(1e-05, "1e-05");
+	repr(1e16, "1e+16");
+	repr(1.5e16, "1.5e+16");
+	repr(1e15, "1000000000000000.0");
+	repr(197.59814453125, "197.59814453125");
+	repr(0.30719775390625, "0.30719775390625");
+	repr(7.86109300556382, "7.86109300556382");
+	repr(0.1 + 0.2, "0.30000000000000004");
+	repr(-2.5, "-2.5");
+	repr(123456789.0, "123456789.0");
+	repr(1419247333894.317, "1419247333894.317");
+	repr(5e-324, "5e-324");
+	repr(1.7976931348623157e308, "1.7976931348623157e+308");
+	repr(NAN, "nan");
+	repr(-INFINITY, "-inf");
+}
+
+static void test_strpool(void)
+{
+	struct strpool *sp = strpool_new();
+	uint32_t a = strpool_intern(sp, "aten::addmm", 11);
+	uint32_t b = strpool_intern(sp, "aten::mm", 8);
+	int same = 1;
+
+	tap_ok(a != b && a != 0 && b != 0, "distinct strings get distinct ids");
+	tap_ok(strpool_intern(sp, "aten::addmm", 11) == a, "equal strings get equal ids");
+	tap_ok(strpool_intern(sp, "", 0) == 0, "the empty string is id 0");
+	tap_ok(strpool_intern(sp, "a\0b", 3) != strpool_intern(sp, "a", 1),
+	       "embedded NUL is part of the string");
+	for (int i = 0; i < 100000; i++) {
+		char k[32];
+		int n = snprintf(k, sizeof(k), "key%d", i);
+		uint32_t id = strpool_intern(sp, k, (size_t)n);
+		if (strcmp(strpool_str(sp, id), k))
+			same = 0;
+	}
+	tap_ok(same, "100000 strings survive rehashing");
+	tap_ok(strpool_find(sp, "key99999", 8) != UINT32_MAX, "find sees interned");
+	tap_ok(strpool_find(sp, "nope", 4) == UINT32_MAX, "find does not add");
+	strpool_free(sp);
+}
+
+static void test_tsv(void)
+{
+	int fds[2];
+	char got[64] = { 0 };
+	struct outbuf *ob;
+
+	if (pipe(fds))
+		abort();
+	ob = outbuf_open_fd(fds[1]);
+	outbuf_tsv(ob, "a\tb\\c\nd\0e\r", 10);
+	outbuf_close(ob);
+	close(fds[1]);
+	if (read(fds[0], got, sizeof(got) - 1) < 0)
+		abort();
+	close(fds[0]);
+	tap_str(got, "a\\tb\\\\c\\nd\\0e\\r", "TSV escapes tab, backslash, newline, NUL, CR");
+}
+
+int main(void)
+{
+	test_repr();
+	test_strpool();
+	test_tsv();
+	return tap_done();
+}
