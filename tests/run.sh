@@ -16,7 +16,8 @@ done
 pattern=${1:-t*}
 : "${TL_BIN:=$src/bin}" "${TL_UNIT:=$src/build/opt/unit}"
 SHARED=${SHARED:-$(cd "$src/.." && pwd)/shared}
-export TL_BIN TL_UNIT SHARED TL_SRC="$src"
+TL_SHARE=${TL_SHARE:-$src/share/tl}
+export TL_BIN TL_UNIT SHARED TL_SHARE TL_SRC="$src"
 pass=0 fail=0 skip=0
 mkdir -p "$src/tests/trash"
 for t in "$src"/tests/$pattern.sh; do
