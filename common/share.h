@@ -1,5 +1,5 @@
 /*
- * share: where tl's data files (share/tl: ops.tsv, arch/*.tsv, ...) live.
+ * share: where tl's data files (share/tl: ops.tsv, the arch tables, ...) live.
  *
  * tl_share_path("ops.tsv") returns a malloc'd path to the first of
  *   $TL_SHARE/ops.tsv,
