@@ -10,10 +10,10 @@
 #include "banned.h"
 
 enum { C_UID, C_PH, C_CAT, C_NAME, C_PID, C_TID, C_TS, C_DUR, C_STREAM,
-       C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_PARENT, C_TREE, C_FWD, NCOL };
+       C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_PARENT, C_TREE, C_ROOT, C_FWD, NCOL };
 static const char *const colname[NCOL] = {
 	"uid", "ph", "cat", "name", "pid", "tid", "ts", "dur", "stream",
-	"dims", "types", "strides", "concrete", "args", "parent", "tree", "fwd"
+	"dims", "types", "strides", "concrete", "args", "parent", "tree", "root", "fwd"
 };
 
 static uint8_t cat_of(const char *ph, const char *cat)
@@ -108,6 +108,8 @@ static int read_row(struct nodeset *ns, struct stream *s, const int *col, size_t
 	}
 	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
 		n->flags |= NF_TREE;
+	if (col[C_ROOT] >= 0 && !strcmp(stream_field(s, col[C_ROOT]), "1"))
+		n->flags |= NF_ROOT;
 	if (n->cat == NC_CPU_OP) {
 		n->dims = intern(ns, s, col[C_DIMS]);
 		n->types = intern(ns, s, col[C_TYPES]);
@@ -142,7 +144,7 @@ static int read_all(struct nodeset *ns, struct stream *s)
 
 	for (int i = 0; i < NCOL; i++) {
 		col[i] = stream_col(s, colname[i]);
-		if (col[i] < 0 && i != C_FWD) {
+		if (col[i] < 0 && i != C_FWD && i != C_ROOT) {
 			tl_warn("%s:%ld: no column '%s' (is this a tl-tree node stream?)",
 				stream_name(s), stream_lineno(s), colname[i]);
 			return -1;

@@ -29,6 +29,7 @@ enum {
 	NF_TREE = 1,		/* tree column is 1 */
 	NF_HAS_TS = 2,		/* ts present */
 	NF_STREAM = 4,		/* args.stream present (stream holds its text) */
+	NF_ROOT = 8,		/* root column is 1: a cpu_op root */
 };
 
 struct node {
