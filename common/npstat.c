@@ -179,3 +179,130 @@ double np_busy_time(struct interval *iv, size_t n)
 	}
 	return sum + (e - s);
 }
+
+static int np_less(double a, double b)
+{
+	return a < b || (b != b && a == a);
+}
+
+static void swap_idx(size_t *a, size_t *b)
+{
+	size_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void asift_down(const double *v, size_t *tosort, size_t i, size_t n)
+{
+	/* 0-based heap for numpy's aheapsort fallback */
+	size_t tmp = tosort[i], j;
+	while ((j = 2 * i + 1) < n) {
+		if (j + 1 < n && np_less(v[tosort[j]], v[tosort[j + 1]]))
+			j++;
+		if (!np_less(v[tmp], v[tosort[j]]))
+			break;
+		tosort[i] = tosort[j];
+		i = j;
+	}
+	tosort[i] = tmp;
+}
+
+static void aheapsort(const double *v, size_t *tosort, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0; )
+		asift_down(v, tosort, i, n);
+	for (size_t k = n; k-- > 1; ) {
+		swap_idx(&tosort[0], &tosort[k]);
+		asift_down(v, tosort, 0, k);
+	}
+}
+
+/* numpy/_core/src/npysort/quicksort.cpp aquicksort_ (SMALL_QUICKSORT 15) */
+void np_argsort_quick(const double *v, size_t *tosort, size_t num)
+{
+	size_t *pl = tosort, *pr = tosort + num - 1, *stack[128], **sptr = stack;
+	size_t *pm, *pi, *pj, *pk, vi;
+	int depth[128], *psdepth = depth, cdepth = 0;
+	double vp;
+
+	for (size_t i = 0; i < num; i++)
+		tosort[i] = i;
+	if (num < 2)
+		return;
+	for (size_t m = num; m > 1; m >>= 1)
+		cdepth++;
+	cdepth *= 2;
+	for (;;) {
+		if (cdepth < 0) {
+			aheapsort(v, pl, (size_t)(pr - pl) + 1);
+			goto stack_pop;
+		}
+		while (pr - pl > 15) {
+			pm = pl + ((pr - pl) >> 1);
+			if (np_less(v[*pm], v[*pl])) swap_idx(pm, pl);
+			if (np_less(v[*pr], v[*pm])) swap_idx(pr, pm);
+			if (np_less(v[*pm], v[*pl])) swap_idx(pm, pl);
+			vp = v[*pm];
+			pi = pl;
+			pj = pr - 1;
+			swap_idx(pm, pj);
+			for (;;) {
+				do ++pi; while (np_less(v[*pi], vp));
+				do --pj; while (np_less(vp, v[*pj]));
+				if (pi >= pj)
+					break;
+				swap_idx(pi, pj);
+			}
+			pk = pr - 1;
+			swap_idx(pi, pk);
+			if (pi - pl < pr - pi) {
+				*sptr++ = pi + 1;
+				*sptr++ = pr;
+				pr = pi - 1;
+			} else {
+				*sptr++ = pl;
+				*sptr++ = pi - 1;
+				pl = pi + 1;
+			}
+			*psdepth++ = --cdepth;
+		}
+		for (pi = pl + 1; pi <= pr; ++pi) {
+			vi = *pi;
+			vp = v[vi];
+			pj = pi;
+			pk = pi - 1;
+			while (pj > pl && np_less(vp, v[*pk]))
+				*pj-- = *pk--;
+			*pj = vi;
+		}
+stack_pop:
+		if (sptr == stack)
+			break;
+		pr = *(--sptr);
+		pl = *(--sptr);
+		cdepth = *(--psdepth);
+	}
+}
+
+void pd_argsort_desc(const double *v, size_t *idx, size_t n)
+{
+	double *rev = xmalloc(st_mult(n ? n : 1, sizeof(*rev)));
+	size_t *o = xmalloc(st_mult(n ? n : 1, sizeof(*o))), i, m = 0, k = 0;
+	size_t *map = xmalloc(st_mult(n ? n : 1, sizeof(*map)));
+
+	/* non-NaN values reversed, argsorted ascending, the result reversed */
+	for (i = n; i-- > 0; )
+		if (v[i] == v[i]) {
+			map[m] = i;
+			rev[m++] = v[i];
+		}
+	np_argsort_quick(rev, o, m);
+	for (i = m; i-- > 0; )
+		idx[k++] = map[o[i]];
+	for (i = 0; i < n; i++)		/* NaN last, in order */
+		if (v[i] != v[i])
+			idx[k++] = i;
+	free(rev);
+	free(o);
+	free(map);
+}

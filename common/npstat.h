@@ -42,6 +42,15 @@ double pd_median(double *x, size_t n);
 double np_min(const double *x, size_t n);
 double np_max(const double *x, size_t n);
 double np_busy_time(struct interval *iv, size_t n);
+/*
+ * numpy's classic introsort argsort (np.argsort(kind="quicksort") without
+ * SIMD): idx gets 0..n-1 ordered by v ascending, ties in numpy's
+ * (unstable) order.  pd_argsort_desc is pandas' nargsort(ascending=False)
+ * on top of it — what DataFrame.sort_values(col, ascending=False) uses, so
+ * rows with equal values come out in pandas' order.  NaN sorts last.
+ */
+void np_argsort_quick(const double *v, size_t *idx, size_t n);
+void pd_argsort_desc(const double *v, size_t *idx, size_t n);
 /* qsort comparator for doubles, ascending */
 int np_cmp_double(const void *a, const void *b);
 

@@ -261,6 +261,12 @@ static int cmp_desc(const void *a, const void *b)
 
 static size_t *order_desc(const double *val, const uint32_t *tie, size_t n)
 {
+	if (!tie) {
+		/* sort_values(one column): numpy quicksort, ties as pandas has them */
+		size_t *p = xmalloc(st_mult(n ? n : 1, sizeof(*p)));
+		pd_argsort_desc(val, p, n);
+		return p;
+	}
 	size_t *o = xmalloc(st_mult(n ? n : 1, sizeof(*o)));
 	for (size_t i = 0; i < n; i++)
 		o[i] = i;
