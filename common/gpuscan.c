@@ -86,6 +86,9 @@ static void start_source(struct scan *s, const char *src, const char *name)
 {
 	char buf[64];
 
+	/* without #source: the stream's name, and the src number after the first */
+	if (!name && !s->nnames)
+		name = stream_name(s->st);
 	if (!name) {
 		snprintf(buf, sizeof(buf), " (source %.32s)", src);
 		name = buf;
