@@ -149,10 +149,11 @@ int main(int argc, char **argv)
 		rc.groups = RC_ALL;
 	tags = make_tags(names, nnames, argv + optind, rc.n);
 	rc.tags = tags;
-	if (!check_dirs(argv + optind, rc.n))
-		return TL_EXIT_BAD;
-	make_dir(rc.outdir);
-	status = rcompare_run(&rc);
+	status = TL_EXIT_BAD;
+	if (check_dirs(argv + optind, rc.n)) {
+		make_dir(rc.outdir);
+		status = rcompare_run(&rc);
+	}
 	free_list(tags, rc.n);
 	free_list(names, nnames);
 	free_list(sheets, nsheets);

@@ -1,0 +1,86 @@
+#!/bin/sh
+# tl-compare on TraceLens's own comparison tests: the two thread-count
+# report folders of compare_test (rocprof-style kernel_summary) and
+# compare_test_ops (PyTorch ops_summary) must pass tl-conform against the
+# reference/ folder TraceLens wrote.
+. "$TL_SRC/tests/lib.sh"
+
+if ! have_shared; then
+	test_skip 'corpus comparisons' "no $SHARED/corpus"
+	test_done
+	exit
+fi
+
+# compare CORPUS_DIR OUT [--sheets ...]: compare the 256 and 512 thread reports
+compare() {
+	c=$SHARED/corpus/$1; out=$2; shift 2
+	tl-compare "$c"/256thread/*_csvs "$c"/512thread/*_csvs \
+		--names 256thread,512thread "$@" -o "$out" 2>"$out.err"
+}
+
+conform() {
+	"$SHARED/tools/tl-conform" "$1" "$SHARED"/corpus/$2/reference/*_csvs \
+		>"$1.conform" 2>&1 || { cat "$1.conform"; return 1; }
+}
+
+test_expect_success 'compare_test: gpu_timeline and legacy kernel_summary conform' '
+	compare compare_test out1 --sheets gpu_timeline,kernel_summary &&
+	conform out1 compare_test &&
+	grep -q "^PASS gpu_timeline.csv rows=5 " out1.conform &&
+	grep -q "^PASS kernel_summary.csv rows=46 " out1.conform &&
+	test ! -s out1.err
+'
+
+test_expect_success 'compare_test_ops: gpu_timeline and ops_summary conform' '
+	compare compare_test_ops out2 --sheets gpu_timeline,ops_summary &&
+	conform out2 compare_test_ops &&
+	grep -q "^PASS gpu_timeline.csv rows=8 " out2.conform &&
+	grep -q "^PASS ops_summary.csv rows=38 " out2.conform
+'
+
+test_expect_success 'default sheets (all) also conform; no ops_summary is a note' '
+	compare compare_test out3 &&
+	conform out3 compare_test &&
+	grep -q "no ops_summary.csv, ops_summary not compared" out3.err &&
+	compare compare_test_ops out4 &&
+	conform out4 compare_test_ops
+'
+
+test_expect_success 'all on compare_test_ops writes every group TraceLens writes' '
+	for f in gpu_timeline ops_summary kernel_summary \
+		ops_unique_args_intersect_512thread \
+		ops_unique_args_only_baseline_512thread \
+		ops_unique_args_only_variant_512thread \
+		GEMM_intersect_512thread SDPA_fwd_intersect_512thread \
+		SDPA_bwd_intersect_512thread un_eltwise_intersect_512thread \
+		bin_eltwise_only_variant_512thread; do
+		test -f out4/$f.csv || { echo "missing $f.csv"; exit 1; }
+	done &&
+	test $(ls out4 | wc -l) = 21
+'
+
+# Rows of a split are the merged rows whose first diff column is present on
+# both sides, or one side only: count the keys another way, with awk over
+# the inputs' own first five columns.
+test_expect_success 'ops_unique_args split sizes match a key count of the inputs' '
+	c=$SHARED/corpus/compare_test_ops &&
+	python3 - "$c"/256thread/*_csvs/ops_unique_args.csv \
+		"$c"/512thread/*_csvs/ops_unique_args.csv >counts <<-\PY &&
+	import csv, sys
+	def keys(p):
+	    with open(p, newline="") as f:
+	        r = csv.DictReader(f)
+	        return [(d["name"], d["Input type"], d["Input Dims"],
+	                 d["Input Strides"], d["Concrete Inputs"]) for d in r]
+	a, b = keys(sys.argv[1]), keys(sys.argv[2])
+	both = sum(b.count(k) for k in a)
+	print(both, sum(1 for k in a if k not in b), sum(1 for k in b if k not in a))
+	PY
+	read both base var <counts &&
+	rows() { n=$(wc -l <"$1"); echo $((n - 1)); } &&
+	test $(rows out4/ops_unique_args_intersect_512thread.csv) = $both &&
+	test $(rows out4/ops_unique_args_only_baseline_512thread.csv) = $base &&
+	test $(rows out4/ops_unique_args_only_variant_512thread.csv) = $var
+'
+
+test_done
