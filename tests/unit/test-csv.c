@@ -65,7 +65,14 @@ static void test_layout(void)
 	tap_ok(parse(&c, "") == 0 && c.ncols == 0 && c.nrows == 0,
 	       "empty file is an empty table");
 	csv_release(&c);
-	tap_ok(parse(&c, "\n\n") == 0 && c.ncols == 0, "blank lines only: empty");
+	tap_ok(parse(&c, "\n \t\n\r\n") == 0 && c.ncols == 0,
+	       "blank lines only: empty");
+	csv_release(&c);
+	tap_ok(parse(&c, "a,b\n  \n1,2\n\t\t") == 0 && c.nrows == 1 &&
+	       c.line[0] == 3, "lines of spaces and tabs are blank");
+	csv_release(&c);
+	tap_ok(parse(&c, "a,b\n  ,x\n") == 0 && c.nrows == 1, "but not with a comma");
+	cell_is(&c, 0, 0, "  ", "leading spaces kept");
 	csv_release(&c);
 	tap_ok(parse(&c, "a,b\n") == 0 && c.ncols == 2 && c.nrows == 0,
 	       "header only");
