@@ -38,6 +38,17 @@ test_expect_success 'compare_test_ops: gpu_timeline and ops_summary conform' '
 	grep -q "^PASS ops_summary.csv rows=38 " out2.conform
 '
 
+# Stricter than tl-conform: values are read with pandas' own float parser,
+# so even the last digits of carried and computed floats are TraceLens's.
+test_expect_success 'the compared sheets are byte for byte the references' '
+	for f in "$SHARED"/corpus/compare_test/reference/*_csvs/*.csv; do
+		cmp "$f" out1/$(basename "$f") || exit 1
+	done &&
+	for f in "$SHARED"/corpus/compare_test_ops/reference/*_csvs/*.csv; do
+		cmp "$f" out2/$(basename "$f") || exit 1
+	done
+'
+
 test_expect_success 'default sheets (all) also conform; no ops_summary is a note' '
 	compare compare_test out3 &&
 	conform out3 compare_test &&
@@ -131,6 +142,17 @@ test_expect_success 'compare_test_ops: gpu_timeline and ops_summary conform' '
 	conform out2 compare_test_ops &&
 	grep -q "^PASS gpu_timeline.csv rows=8 " out2.conform &&
 	grep -q "^PASS ops_summary.csv rows=38 " out2.conform
+'
+
+# Stricter than tl-conform: values are read with pandas' own float parser,
+# so even the last digits of carried and computed floats are TraceLens's.
+test_expect_success 'the compared sheets are byte for byte the references' '
+	for f in "$SHARED"/corpus/compare_test/reference/*_csvs/*.csv; do
+		cmp "$f" out1/$(basename "$f") || exit 1
+	done &&
+	for f in "$SHARED"/corpus/compare_test_ops/reference/*_csvs/*.csv; do
+		cmp "$f" out2/$(basename "$f") || exit 1
+	done
 '
 
 test_expect_success 'default sheets (all) also conform; no ops_summary is a note' '

@@ -196,6 +196,40 @@ static void test_merge(void)
 	csv_release(&rc);
 }
 
+static void pf(const char *text, int ok, const char *want, const char *what)
+{
+	double got = 0, w = want ? strtod(want, NULL) : 0;
+	int r = frame_parse_float(text, strlen(text), &got);
+
+	tap_ok(r == ok && (!ok || got == w), what);
+}
+
+static void test_parse_float(void)
+{
+	/* pairs seen in TraceLens's compare references: pandas read the left */
+	pf("99.61316657755181", 1, "99.6131665775518",
+	   "pandas rounding: 99.61316657755181 reads as 99.6131665775518");
+	pf("9.960748585273597", 1, "9.960748585273596",
+	   "pandas rounding: 9.960748585273597 reads as 9.960748585273596");
+	tap_ok(strtod("99.61316657755181", NULL) != strtod("99.6131665775518", NULL),
+	       "which strtod would not give");
+	pf("1.5", 1, "1.5", "1.5");
+	pf(" -2 ", 1, "-2", "spaces around a number");
+	pf("1E+05", 1, "100000", "exponent");
+	pf(".5", 1, "0.5", ".5");
+	pf("5.", 1, "5", "5.");
+	pf("123456789012345678901", 1, "1.2345678901234568e+20",
+	   "digits past 17 scale the value");
+	pf("inf", 1, "inf", "inf");
+	pf("-Infinity", 1, "-inf", "-Infinity");
+	pf(" inf", 0, NULL, "inf words only as the whole cell");
+	pf("1e", 0, NULL, "1e is not a number");
+	pf(".", 0, NULL, ". is not a number");
+	pf("1e400", 0, NULL, "out of range is not a number (ERANGE)");
+	pf("0x10", 0, NULL, "no hex");
+	pf("1,5", 0, NULL, "no comma");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -205,5 +239,6 @@ int main(int argc, char **argv)
 	test_errors();
 	test_typing();
 	test_merge();
+	test_parse_float();
 	return tap_done();
 }
