@@ -41,4 +41,24 @@ test_expect_success '--sheets may be repeated; --names as two words' '
 	test_cmp want4.csv out4/ops_summary.csv
 '
 
+# d has no total_direct_kernel_time_sum for one row: against a, that row is
+# only in a (only_variant, whose all-empty sum diff columns go); against
+# itself, it is in no split, and that is counted on stderr.
+test_expect_success 'a missing first compared value decides the split' '
+	tl-compare "$D/d" "$D/a" --sheets ops_all -o outD 2>errD &&
+	test ! -s errD &&
+	(cd "$D/expectD" && ls) >wantD.ls && (cd outD && ls) >gotD.ls &&
+	test_cmp wantD.ls gotD.ls &&
+	for f in "$D"/expectD/*.csv; do
+		test_cmp "$f" outD/$(basename "$f") || exit 1
+	done
+'
+
+test_expect_success 'rows in no split are counted on stderr' '
+	tl-compare "$D/d" "$D/d" --names x,y --sheets ops_all -o outDD 2>errDD &&
+	echo "tl-compare: ops_unique_args: 1 row without '"'"'total_direct_kernel_time_sum'"'"' in any report, in no ops_unique_args_* sheet" >wantDD &&
+	test_cmp wantDD errDD &&
+	test $(wc -l <outDD/ops_unique_args_intersect_y.csv) = 2
+'
+
 test_done
