@@ -69,8 +69,10 @@ static char **make_tags(char **names, size_t nnames, char **dirs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		tags[i] = nnames ? xstrdup(names[i]) : rcompare_default_tag(dirs[i]);
 	for (size_t i = 0; i < n; i++) {
-		if (!tags[i][0]) {
-			tl_warn("report %zu has an empty name; use --names", i + 1);
+		if (!tags[i][0] || strchr(tags[i], '/')) {
+			/* a tag names output files: OUT/SHEET_intersect_TAG.csv */
+			tl_warn("report %zu: name '%s' is empty or has a '/'; use "
+				"--names", i + 1, tags[i]);
 			exit(TL_EXIT_USAGE);
 		}
 		for (size_t j = 0; j < i; j++)

@@ -66,6 +66,12 @@ test_expect_code 2 '--names count must match' '
 test_expect_code 2 'names must be unique' '
 	tl-compare "$D/good" "$D/good/" -o out
 '
+test_expect_code 2 'a name with a slash would name a file elsewhere' '
+	tl-compare "$D/good" "$D/nosheet" --names a,b/c -o out
+'
+test_expect_code 2 'an empty name' '
+	tl-compare "$D/good" "$D/nosheet" --names a, -o out
+'
 test_expect_code 2 'unknown sheet group' '
 	tl-compare "$D/good" "$D/nosheet" --sheets gpu_timline -o out
 '
