@@ -368,9 +368,11 @@ static int print_roots(struct outbuf *ob, struct tree *t, const struct opts *o,
 		treeview_subtree(ob, t, i, &v);
 		return 0;
 	}
+	/* with pruning, roots without GPU work are left out like children */
 	roots = tree_roots(t, &n);
 	for (size_t k = 0; k < n; k++)
-		treeview_subtree(ob, t, roots[k], &v);
+		if (!o->prune || tree_at(t, roots[k])->gpu_n)
+			treeview_subtree(ob, t, roots[k], &v);
 	return 0;
 }
 
