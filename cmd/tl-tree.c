@@ -227,7 +227,7 @@ static int add_row(struct seg *g, struct stream *s, const struct tree_cols *c,
 	if (!g->t)
 		g->t = tree_new(flags);
 	if (tree_add(g->t, &ev) < 0) {
-		tl_warn("%s:%ld: uid %lu out of order (uids must increase within a source)",
+		tl_warn("%s:%ld: uid %lu out of order (uids must increase within a source and stay below 2^32)",
 			stream_name(s), stream_lineno(s), ev.uid);
 		return -1;
 	}
