@@ -9,6 +9,7 @@
  * appended.  Memory holds only the records, never the rows' text.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,10 @@ static void put_float(struct outbuf *ob, double v)
 	char buf[PY_FLOAT_MAX];
 
 	outbuf_putc(ob, '\t');
-	outbuf_put(ob, buf, py_float_repr(v, buf));
+	if (v == 0 && !signbit(v))	/* most host nodes: skip the digit search */
+		outbuf_puts(ob, "0.0");
+	else
+		outbuf_put(ob, buf, py_float_repr(v, buf));
 }
 
 /* The appended columns of one row; i is its node or TREE_NONE. */
