@@ -3,6 +3,7 @@
  * comparison follow TraceLens's trace_to_tree.py (spec §2) so that parents,
  * drops and links come out identical; see tl-tree(1) for the rules.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -208,7 +209,7 @@ static int parse_num(const char *s, double *v)
 	if (!*s)
 		return 0;
 	*v = strtod(s, &end);
-	return *end == '\0';
+	return *end == '\0' && !isnan(*v);	/* NaN would upset the ts sort */
 }
 
 static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)

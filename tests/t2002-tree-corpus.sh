@@ -119,6 +119,16 @@ if command -v python3 >/dev/null; then
 			"
 		done
 	done
+	for tr in "$BERT" "$MI300"; do
+		for p in "" --prune; do
+			test_expect_success "--print agrees with TraceLens's printer: $(basename "$(dirname "$tr")") $p" "
+				tl-cat \"$tr\" >o.ev &&
+				tl-tree --python --print \$(test -n \"$p\" && echo --prune-non-gpu) o.ev >print.out &&
+				python3 \"$TL_SRC/tests/tools/pytree.py\" --python --print $p \"$tr\" >oracle &&
+				test_cmp oracle print.out
+			"
+		done
+	done
 else
 	test_skip 'the Python transcription agrees' 'no python3'
 fi
