@@ -78,6 +78,10 @@ test_expect_success 'several sources: one tree each, rows in order' '
 	cat rules.cols ext.cols >want && test_cmp want two.cols &&
 	grep -c "^#" two.nodes >n && grep -c "^#" "$D/two.ev" >m && test_cmp m n
 '
+test_expect_success 'several sources through a pipe (spooled) as from a file (read twice)' '
+	cat "$D/two.ev" | tl-tree >pipe.nodes &&
+	test_cmp two.nodes pipe.nodes
+'
 test_expect_success '--print: every cpu_op root, TraceLens lines' '
 	tl-tree --print "$D/rules.ev" >print.out &&
 	test_golden "$D/print.golden" print.out
