@@ -68,7 +68,7 @@ int main(void)
 	tap_ok(tree_find(t, 5) == TREE_NONE, "flows are not nodes");
 	tap_ok(tree_find(t, 7) == TREE_NONE, "python frames are not kept without TREE_PYTHON");
 	tap_ok(tree_at(t, rt)->parent == op, "the launch nests in the op");
-	tap_ok(tree_at(t, rt)->link == TL_GRAPH, "a graph launch links by correlation");
+	tap_ok(tree_at(t, rt)->link == TLK_GRAPH, "a graph launch links by correlation");
 	tap_str(tree_link_word(tree_at(t, rt)->link), "graph", "its link word");
 	tap_ok(tree_at(t, op)->gpu_n == 3, "gpu_n counts every GPU event below");
 	tap_ok(tree_gpu_busy(t, op) == 7.0, "busy time merges touching intervals");
