@@ -19,8 +19,8 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-xlsx [-o FILE] DIR\n"
-	"       tl-xlsx [-o FILE] CSV...";
+	"usage: tl-xlsx [-h] [-o FILE] DIR\n"
+	"       tl-xlsx [-h] [-o FILE] CSV ...";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

@@ -170,6 +170,6 @@ test_expect_success 'sheet names are made Excel-safe, with a warning each' '
 
 test_expect_success '-h prints the usage on stdout' '
 	tl-xlsx -h >out.txt &&
-	grep "^usage: tl-xlsx \[-o FILE\] DIR" out.txt
+	grep "^usage: tl-xlsx \[-h\] \[-o FILE\] DIR" out.txt
 '
 test_done
