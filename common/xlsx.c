@@ -287,10 +287,54 @@ static void put_sheet_head(struct xbuf *b, size_t nrows, size_t ncols, int first
 		"<sheetFormatPr defaultRowHeight=\"15\"/>");
 }
 
-static void put_sheet(struct xbuf *b, const struct csv *c, size_t nrows,
-		      size_t ncols, int first, struct counts *k)
+/*
+ * Starts a zip entry with fixed metadata, so that output is reproducible.
+ * Its size is left unset so that a sheet can be written in pieces; with
+ * zip64 off (xlsx_open) libarchive then puts sizes in a data descriptor.
+ */
+static void part_begin(struct xlsx *x, const char *name)
 {
-	put_sheet_head(b, nrows, ncols, first);
+	struct archive_entry *e;
+
+	if (x->failed & 2)
+		return;
+	e = archive_entry_new();
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	/* before 1980 in every time zone: libarchive writes the DOS minimum */
+	archive_entry_set_mtime(e, 0, 0);
+	if (archive_write_header(x->a, e) != ARCHIVE_OK) {
+		tl_warn("%s: %s", x->path, archive_error_string(x->a));
+		x->failed |= 2;
+	}
+	archive_entry_free(e);
+}
+
+/* Writes what b holds to the current entry and empties it. */
+static void part_write(struct xlsx *x, struct xbuf *b)
+{
+	if (!(x->failed & 2) && b->len &&
+	    archive_write_data(x->a, b->p, b->len) != (la_ssize_t)b->len) {
+		tl_warn("%s: %s", x->path, archive_error_string(x->a));
+		x->failed |= 2;
+	}
+	b->len = 0;
+}
+
+static void put_part(struct xlsx *x, const char *name, struct xbuf *b)
+{
+	part_begin(x, name);
+	part_write(x, b);
+}
+
+/* A worksheet, written out a megabyte at a time. */
+static void put_sheet(struct xlsx *x, const struct csv *c, size_t nrows,
+		      size_t ncols, struct counts *k)
+{
+	struct xbuf *b = &x->b;
+
+	put_sheet_head(b, nrows, ncols, x->n == 1);
 	if (!ncols) {
 		xb_puts(b, "<sheetData/></worksheet>");
 		return;
@@ -302,30 +346,10 @@ static void put_sheet(struct xbuf *b, const struct csv *c, size_t nrows,
 		for (size_t j = 0; j < ncols; j++)
 			put_cell(b, csv_at(c, i, j), j, i + 2, k);
 		xb_puts(b, "</row>");
+		if (b->len >= (1 << 20))
+			part_write(x, b);
 	}
 	xb_puts(b, "</sheetData></worksheet>");
-}
-
-/* One zip entry with fixed metadata, so that output is reproducible. */
-static void put_part(struct xlsx *x, const char *name, const struct xbuf *b)
-{
-	struct archive_entry *e;
-
-	if (x->failed & 2)
-		return;
-	e = archive_entry_new();
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_size(e, (la_int64_t)b->len);
-	/* before 1980 in every time zone: libarchive writes the DOS minimum */
-	archive_entry_set_mtime(e, 0, 0);
-	if (archive_write_header(x->a, e) != ARCHIVE_OK ||
-	    (b->len && archive_write_data(x->a, b->p, b->len) != (la_ssize_t)b->len)) {
-		tl_warn("%s: %s", x->path, archive_error_string(x->a));
-		x->failed |= 2;
-	}
-	archive_entry_free(e);
 }
 
 /* Opens the temporary file beside path that xlsx_close renames. */
@@ -372,6 +396,7 @@ struct xlsx *xlsx_open(const char *path)
 	x->a = archive_write_new();
 	if (archive_write_set_format_zip(x->a) != ARCHIVE_OK ||
 	    archive_write_zip_set_compression_deflate(x->a) != ARCHIVE_OK ||
+	    archive_write_set_format_option(x->a, "zip", "zip64", NULL) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(x->a, 1) != ARCHIVE_OK ||
 	    archive_write_open_fd(x->a, x->fd) != ARCHIVE_OK) {
 		tl_warn("%s: %s", path, archive_error_string(x->a));
@@ -481,10 +506,11 @@ void xlsx_add_csv(struct xlsx *x, const char *name, const struct csv *c)
 	xgrow((void **)&x->names, &x->alloc, x->n + 1, sizeof(*x->names));
 	x->names[x->n++] = sheet;
 	fit(x, c, &nrows, &ncols);
-	x->b.len = 0;
-	put_sheet(&x->b, c, nrows, ncols, x->n == 1, &k);
 	snprintf(part, sizeof(part), "xl/worksheets/sheet%zu.xml", x->n);
-	put_part(x, part, &x->b);
+	part_begin(x, part);
+	x->b.len = 0;
+	put_sheet(x, c, nrows, ncols, &k);
+	part_write(x, &x->b);
 	if (k.escaped)
 		tl_warn("%s: %zu characters XML cannot hold written as _xHHHH_",
 			c->path, k.escaped);
