@@ -12,7 +12,9 @@
  * _rels/.rels, xl/workbook.xml, xl/_rels/workbook.xml.rels,
  * xl/styles.xml and xl/worksheets/sheetN.xml — no shared strings, no
  * docProps.  Every entry has mtime 0 (DOS time 1980-01-01 00:00), owner
- * 0 and mode 0644, so the same tables give the same bytes.
+ * 0 and mode 0644, so the same tables give the same bytes.  Sheets are
+ * written a megabyte of XML at a time, their sizes in data descriptors
+ * without zip64 (a part past 4 GiB is a write error).
  *
  * Cells (row 1 is the header: bold, thin border, centred, frozen):
  *   - an empty field is no cell (pandas writes NaN so);
