@@ -621,14 +621,20 @@ static int find_wrappers(struct tmerge *tm, const struct align *al, const struct
 	int any = 0;
 
 	for (size_t a = 0; a < al->nr; a++) {
-		uint32_t di = (uint32_t)al->ops[a].i, nd = c1->v[di], name_d;
-		if (al->ops[a].op != ALIGN_DELETE || no_unwrap(tm, 0, nd))
+		uint32_t di, nd, name_d;
+		if (al->ops[a].op != ALIGN_DELETE)
+			continue;
+		di = (uint32_t)al->ops[a].i, nd = c1->v[di];
+		if (no_unwrap(tm, 0, nd))
 			continue;
 		name_d = tmerge_norm(tm, 0, nd);
 		gpu_kids(tm, 0, nd, &imd);
 		for (size_t b = 0; b < al->nr; b++) {
-			uint32_t ii = (uint32_t)al->ops[b].j, ni = c2->v[ii], name_i;
-			if (al->ops[b].op != ALIGN_INSERT || no_unwrap(tm, 1, ni))
+			uint32_t ii, ni, name_i;
+			if (al->ops[b].op != ALIGN_INSERT)
+				continue;
+			ii = (uint32_t)al->ops[b].j, ni = c2->v[ii];
+			if (no_unwrap(tm, 1, ni))
 				continue;
 			name_i = tmerge_norm(tm, 1, ni);
 			gpu_kids(tm, 1, ni, &imi);
