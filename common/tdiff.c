@@ -1080,6 +1080,7 @@ void tdiff_free(struct tdiff *td)
 static int make_dir(const char *dir)
 {
 	char *p = xstrdup(dir);
+	struct stat st;
 	int rc = 0;
 
 	for (char *s = p + 1; *s && !rc; s++)
@@ -1091,6 +1092,8 @@ static int make_dir(const char *dir)
 		}
 	if (!rc && mkdir(p, 0777) < 0 && errno != EEXIST)
 		rc = -1;
+	if (!rc && (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)))
+		rc = -1, errno = ENOTDIR;
 	if (rc)
 		tl_warn_errno("%s: cannot create directory", p);
 	free(p);
@@ -1144,7 +1147,7 @@ int tdiff_write_dir(struct tdiff *td, const char *dir, int prune_non_gpu)
 /* ---- --summary ---- */
 
 struct lca_sum {
-	uint32_t lca, name;
+	uint32_t lca, name, n;
 	double t[2];
 	int seen[2];
 	struct vec32 ops[2];
@@ -1159,6 +1162,19 @@ static int cmp_lca_sum(const void *a, const void *b)
 	return x->lca < y->lca ? -1 : x->lca > y->lca;
 }
 
+static struct lca_sum *lca_slot(struct hmap *at, struct lca_sum **ls, size_t *n,
+				size_t *alloc, uint64_t key)
+{
+	uint32_t i;
+	if (hmap_get(at, key, &i))
+		return &(*ls)[i];
+	xgrow((void **)ls, alloc, *n + 1, sizeof(**ls));
+	memset(&(*ls)[*n], 0, sizeof(**ls));
+	hmap_put(at, key, (uint32_t)*n);
+	return &(*ls)[(*n)++];
+}
+
+/* Per LCA node: its busy time on each side (rows without LCA add up). */
 static size_t collect_lcas(struct tdiff *td, struct lca_sum **out)
 {
 	struct hmap at = HMAP_INIT;
@@ -1167,26 +1183,43 @@ static size_t collect_lcas(struct tdiff *td, struct lca_sum **out)
 
 	for (size_t k = 0; k < td->nrows; k++) {
 		const struct tdiff_row *r = &td->rows[k];
-		uint32_t i;
-		if (!hmap_get(&at, (uint64_t)r->lca + 1, &i)) {
-			i = (uint32_t)n;
-			xgrow((void **)&ls, &alloc, n + 1, sizeof(*ls));
-			memset(&ls[n++], 0, sizeof(*ls));
-			ls[i].lca = r->lca;
-			ls[i].name = r->lca_name;
-			hmap_put(&at, (uint64_t)r->lca + 1, i);
-		}
-		/* an LCA's busy time is on each of its rows; rows without LCA add up */
+		struct lca_sum *l = lca_slot(&at, &ls, &n, &alloc, (uint64_t)r->lca + 1);
+		l->lca = r->lca;
+		l->name = r->lca_name;
+		l->n = 1;
 		if (r->lca == NT_NONE)
-			ls[i].t[r->side] += kernel_time(td, r);
-		else if (!ls[i].seen[r->side])
-			ls[i].t[r->side] = r->busy_raw;
-		ls[i].seen[r->side] = 1;
-		vput_unique(&ls[i].ops[r->side], cpu(td, r->side, r->cpu)->name);
+			l->t[r->side] += kernel_time(td, r);
+		else if (!l->seen[r->side])
+			l->t[r->side] = r->busy_raw;
+		l->seen[r->side] = 1;
+		vput_unique(&l->ops[r->side], cpu(td, r->side, r->cpu)->name);
 	}
 	hmap_release(&at);
 	*out = ls;
 	return n;
+}
+
+/* The LCA nodes summed by LCA name: one line per kind of difference. */
+static size_t by_name(struct lca_sum *ls, size_t n, struct lca_sum **out)
+{
+	struct hmap at = HMAP_INIT;
+	struct lca_sum *g = NULL;
+	size_t ng = 0, alloc = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		struct lca_sum *l = lca_slot(&at, &g, &ng, &alloc, (uint64_t)ls[k].name + 1);
+		if (!l->n++)
+			l->lca = ls[k].lca;
+		l->name = ls[k].name;
+		for (int s = 0; s < 2; s++) {
+			l->t[s] += ls[k].t[s];
+			for (size_t o = 0; o < ls[k].ops[s].n; o++)
+				vput_unique(&l->ops[s], ls[k].ops[s].v[o]);
+		}
+	}
+	hmap_release(&at);
+	*out = g;
+	return ng;
 }
 
 static int same_ops(const struct lca_sum *l)
@@ -1203,14 +1236,19 @@ static void write_ops(struct tdiff *td, struct outbuf *ob, const struct vec32 *v
 {
 	for (size_t k = 0; k < v->n; k++)
 		outbuf_printf(ob, "%s%s", k ? ", " : "", str(td, v->v[k]));
-	if (!v->n)
-		outbuf_puts(ob, "-");
+}
+
+static void free_sums(struct lca_sum *ls, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(ls[k].ops[0].v), free(ls[k].ops[1].v);
+	free(ls);
 }
 
 void tdiff_write_summary(struct tdiff *td, struct outbuf *ob, int top)
 {
-	struct lca_sum *ls;
-	size_t n = collect_lcas(td, &ls);
+	struct lca_sum *nodes, *ls;
+	size_t nn = collect_lcas(td, &nodes), n = by_name(nodes, nn, &ls);
 	double tot[2] = { 0, 0 }, absum = 0;
 
 	for (size_t k = 0; k < n; k++) {
@@ -1218,27 +1256,23 @@ void tdiff_write_summary(struct tdiff *td, struct outbuf *ob, int top)
 		absum += fabs(ls[k].t[1] - ls[k].t[0]);
 	}
 	qsort(ls, n, sizeof(*ls), cmp_lca_sum);
-	outbuf_printf(ob, "GPU time under the %zu points of difference: trace1 %.3f us, "
-		      "trace2 %.3f us, change %+.3f us\n", n, tot[0], tot[1], tot[1] - tot[0]);
-	outbuf_puts(ob, "   change_us  share  trace1_us  trace2_us  lowest common ancestor [merged id]\n");
+	outbuf_printf(ob, "points of difference: %zu; GPU time under them: trace1 %.3f us, "
+		      "trace2 %.3f us, change %+.3f us\n", nn, tot[0], tot[1], tot[1] - tot[0]);
+	outbuf_puts(ob, "   change_us  share  trace1_us  trace2_us  count  lowest common ancestor\n");
 	for (size_t k = 0; k < n && (top <= 0 || k < (size_t)top); k++) {
 		const struct lca_sum *l = &ls[k];
 		double d = l->t[1] - l->t[0];
-		outbuf_printf(ob, "%+12.3f %5.1f%% %10.3f %10.3f  %s", d,
-			      absum > 0 ? 100 * fabs(d) / absum : 0.0, l->t[0], l->t[1],
+		outbuf_printf(ob, "%+12.3f %5.1f%% %10.3f %10.3f %6u  %s\n", d,
+			      absum > 0 ? 100 * fabs(d) / absum : 0.0, l->t[0], l->t[1], l->n,
 			      l->name == NT_NONE ? "(no common ancestor)" : str(td, l->name));
-		if (l->lca != NT_NONE)
-			outbuf_printf(ob, " [%u]", l->lca);
-		outbuf_putc(ob, '\n');
 		if (l->ops[0].n && l->ops[1].n && !same_ops(l)) {
-			outbuf_puts(ob, "              lowered differently: ");
+			outbuf_puts(ob, "                lowered differently: ");
 			write_ops(td, ob, &l->ops[0]);
 			outbuf_puts(ob, " (trace1) vs ");
 			write_ops(td, ob, &l->ops[1]);
 			outbuf_puts(ob, " (trace2)\n");
 		}
 	}
-	for (size_t k = 0; k < n; k++)
-		free(ls[k].ops[0].v), free(ls[k].ops[1].v);
-	free(ls);
+	free_sums(nodes, nn);
+	free_sums(ls, n);
 }
