@@ -20,13 +20,14 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-diff [-hps] [-n N] [-o DIR] [--prune-non-gpu] BASELINE VARIANT";
+	"usage: tl-diff [-hps] [-n N] [-o DIR] [--prune-non-gpu] [--python] BASELINE VARIANT";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "prune-non-gpu", no_argument, NULL, 'P' },
+	{ "python", no_argument, NULL, 'y' },
 	{ "summary", no_argument, NULL, 's' },
 	{ "top", required_argument, NULL, 'n' },
 	{ NULL, 0, NULL, 0 },
@@ -80,7 +81,7 @@ static int waited_ok(pid_t pid)
 }
 
 /* A trace file: run "tl-cat FILE | tl-tree" and read its node stream. */
-static struct ntree *read_trace(const char *path, struct strpool *sp)
+static struct ntree *read_trace(const char *path, struct strpool *sp, int python)
 {
 	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
 	int a[2], b[2], fds[4];
@@ -94,7 +95,7 @@ static struct ntree *read_trace(const char *path, struct strpool *sp)
 		tl_die_errno("pipe");
 	fds[0] = a[0], fds[1] = a[1], fds[2] = b[0], fds[3] = b[1];
 	pc = spawn(cat, path, -1, a[1], fds, 4);
-	pt = spawn(tree, NULL, a[0], b[1], fds, 4);
+	pt = spawn(tree, python ? "--python" : NULL, a[0], b[1], fds, 4);
 	close(a[0]), close(a[1]), close(b[1]);
 	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", b[0]);
 	t = ntree_read(fdpath, sp);
@@ -111,7 +112,7 @@ static struct ntree *read_trace(const char *path, struct strpool *sp)
 }
 
 /* A node stream starts with "#tl-"; anything else is taken for a trace. */
-static struct ntree *load(const char *path, struct strpool *sp)
+static struct ntree *load(const char *path, struct strpool *sp, int python)
 {
 	char head[4] = { 0 };
 	int fd;
@@ -127,12 +128,12 @@ static struct ntree *load(const char *path, struct strpool *sp)
 	close(fd);
 	if (!memcmp(head, "#tl-", 4))
 		return ntree_read(path, sp);
-	return read_trace(path, sp);
+	return read_trace(path, sp, python);
 }
 
 struct opts {
 	const char *dir;
-	int print, summary, prune, top;
+	int print, summary, prune, top, python;
 };
 
 static int report(struct ntree *t1, struct ntree *t2, const struct opts *o)
@@ -159,7 +160,7 @@ static int report(struct ntree *t1, struct ntree *t2, const struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, 0, 0, 0, 10 };
+	struct opts o = { NULL, 0, 0, 0, 10, 0 };
 	struct strpool *sp;
 	struct ntree *t1, *t2;
 	int c, rc;
@@ -172,6 +173,7 @@ int main(int argc, char **argv)
 		case 'p': o.print = 1; break;
 		case 'P': o.prune = 1; break;
 		case 's': o.summary = 1; break;
+		case 'y': o.python = 1; break;
 		default: tl_usage(usage, TL_EXIT_USAGE);
 		}
 	if (argc - optind != 2)
@@ -179,8 +181,8 @@ int main(int argc, char **argv)
 	if (!o.dir && !o.print)
 		o.summary = 1;
 	sp = strpool_new();
-	t1 = load(argv[optind], sp);
-	t2 = t1 ? load(argv[optind + 1], sp) : NULL;
+	t1 = load(argv[optind], sp, o.python);
+	t2 = t1 ? load(argv[optind + 1], sp, o.python) : NULL;
 	rc = t1 && t2 ? report(t1, t2, &o) : TL_EXIT_BAD;
 	ntree_free(t1);
 	ntree_free(t2);
