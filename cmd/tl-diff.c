@@ -4,6 +4,7 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,11 @@ static int waited_ok(pid_t pid)
 	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* A trace file: run "tl-cat FILE | tl-tree" and read its node stream. */
+/*
+ * A trace file: run "tl-cat FILE | tl-tree" and read its node stream.  The
+ * pipes are close-on-exec so that the other operand's pipeline, started
+ * from another thread, does not hold them open.
+ */
 static struct ntree *read_trace(const char *path, struct strpool *sp, int python)
 {
 	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
@@ -91,7 +96,7 @@ static struct ntree *read_trace(const char *path, struct strpool *sp, int python
 
 	sibling("tl-cat", cat, sizeof(cat));
 	sibling("tl-tree", tree, sizeof(tree));
-	if (pipe(a) < 0 || pipe(b) < 0)
+	if (pipe2(a, O_CLOEXEC) < 0 || pipe2(b, O_CLOEXEC) < 0)
 		tl_die_errno("pipe");
 	fds[0] = a[0], fds[1] = a[1], fds[2] = b[0], fds[3] = b[1];
 	pc = spawn(cat, path, -1, a[1], fds, 4);
@@ -129,6 +134,46 @@ static struct ntree *load(const char *path, struct strpool *sp, int python)
 	if (!memcmp(head, "#tl-", 4))
 		return ntree_read(path, sp);
 	return read_trace(path, sp, python);
+}
+
+/* One operand, loaded in its own thread with its own string pool. */
+struct job {
+	const char *path;
+	int python;
+	struct strpool *sp;
+	struct ntree *t;
+};
+
+static void *load_job(void *arg)
+{
+	struct job *j = arg;
+	j->t = load(j->path, j->sp, j->python);
+	return NULL;
+}
+
+/*
+ * Both operands at once: building a tree (tl-cat | tl-tree) is most of
+ * the time, and the two are independent.  Trace 2's strings then move
+ * into trace 1's pool so that names compare by id.
+ */
+static int load_both(const char *p1, const char *p2, int python, struct strpool *sp,
+		     struct ntree **t1, struct ntree **t2)
+{
+	struct job a = { p1, python, sp, NULL }, b = { p2, python, strpool_new(), NULL };
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, load_job, &a) == 0;
+
+	if (!threaded)
+		load_job(&a);
+	load_job(&b);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (b.t)
+		ntree_repool(b.t, sp);
+	strpool_free(b.sp);
+	*t1 = a.t;
+	*t2 = b.t;
+	return a.t && b.t;
 }
 
 struct opts {
@@ -181,9 +226,8 @@ int main(int argc, char **argv)
 	if (!o.dir && !o.print)
 		o.summary = 1;
 	sp = strpool_new();
-	t1 = load(argv[optind], sp, o.python);
-	t2 = t1 ? load(argv[optind + 1], sp, o.python) : NULL;
-	rc = t1 && t2 ? report(t1, t2, &o) : TL_EXIT_BAD;
+	rc = load_both(argv[optind], argv[optind + 1], o.python, sp, &t1, &t2) ?
+	     report(t1, t2, &o) : TL_EXIT_BAD;
 	ntree_free(t1);
 	ntree_free(t2);
 	strpool_free(sp);

@@ -328,3 +328,22 @@ struct ntree *ntree_read(const char *path, struct strpool *sp)
 	}
 	return t;
 }
+
+void ntree_repool(struct ntree *t, struct strpool *sp)
+{
+	uint32_t n = strpool_count(t->sp);
+	uint32_t *to = xmalloc(st_mult((size_t)n + 1, sizeof(*to)));
+
+	for (uint32_t id = 0; id < n; id++)
+		to[id] = strpool_intern(sp, strpool_str(t->sp, id), strpool_len(t->sp, id));
+	for (uint32_t u = 0; u < t->nr; u++) {
+		struct ntree_node *x = &t->n[u];
+		x->name = to[x->name];
+		x->dims = to[x->dims];
+		x->types = to[x->types];
+		x->strides = to[x->strides];
+		x->concrete = to[x->concrete];
+	}
+	free(to);
+	t->sp = sp;
+}
