@@ -3,7 +3,9 @@
 # traces/*.json, read through tl-cat | tl-tree): identical traces, one
 # inserted op, a convolution lowered differently (MIOpen vs cuDNN), and
 # repeated same-name siblings one of which is gone.  Each golden file was
-# checked by hand against TraceDiff's rules (tl-diff(1)); regenerate with
+# checked by hand against TraceDiff's rules (tl-diff(1)); in "repeated" the
+# re-paired adds come out as CPython iterates the set {(0, 0), (2, 1)}:
+# (2, 1) first, so add_c's pair precedes add_a's.  Regenerate with
 # sh tests/run.sh --update t5001.
 . "$TL_SRC/tests/lib.sh"
 T=$TEST_DIR/traces

@@ -266,8 +266,36 @@ static void test_repr(void)
 	tap_ok(jsrepr("[1,", 3) == NULL, "repr refuses broken JSON");
 }
 
+/* expected orders printed by CPython 3.11 for set.add() of the same pairs */
+static void pyset(const uint32_t *in, size_t n, const uint32_t *want, const char *what)
+{
+	uint32_t buf[64];
+	memcpy(buf, in, 2 * n * sizeof(*in));
+	tmerge_pyset_order(buf, n);
+	tap_ok(!memcmp(buf, want, 2 * n * sizeof(*in)), what);
+}
+
+static void test_pyset(void)
+{
+	static const uint32_t a[] = { 0, 1, 1, 0, 2, 2, 3, 1, 1, 3 };
+	static const uint32_t wa[] = { 0, 1, 3, 1, 2, 2, 1, 0, 1, 3 };
+	static const uint32_t b[] = { 5, 0, 0, 5, 3, 3, 1, 2, 2, 1, 4, 4, 6, 2, 2, 6, 7, 7 };
+	static const uint32_t wb[] = { 4, 4, 6, 2, 1, 2, 2, 1, 7, 7, 3, 3, 5, 0, 2, 6, 0, 5 };
+	static const uint32_t wc[] = { 12, 7, 7, 5, 4, 6, 3, 10, 14, 10, 17, 9, 9, 8, 5, 2,
+				       0, 0, 8, 1, 10, 4, 11, 0, 19, 1, 2, 3, 13, 3, 1, 7,
+				       15, 6, 16, 2, 18, 5, 6, 9 };
+	uint32_t c[40];
+
+	for (uint32_t i = 0; i < 20; i++)
+		c[2 * i] = i, c[2 * i + 1] = (i * 7) % 11;
+	pyset(a, 5, wa, "set order of 5 pairs is CPython's");
+	pyset(b, 9, wb, "set order of 9 pairs (one resize) is CPython's");
+	pyset(c, 20, wc, "set order of 20 pairs (two resizes) is CPython's");
+}
+
 int main(void)
 {
+	test_pyset();
 	test_wf();
 	test_norm();
 	test_disambiguate();
