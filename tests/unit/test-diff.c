@@ -63,6 +63,9 @@ static void test_wf(void)
 	wf("ab", "", "d0 d1", "WF against nothing deletes all");
 	wf("", "ab", "i0 i1", "WF from nothing inserts all");
 	wf("aab", "ab", "d0 m1,0 m2,1", "WF matches equal names greedily from the end");
+	wf("abab", "ab", "d0 d1 m2,0 m3,1", "WF: a common suffix is matched, the rest deleted");
+	wf("xaab", "aab", "d0 m1,0 m2,1 m3,2", "WF: one extra name in front");
+	wf("acb", "abcb", "m0,0 i1 m1,2 m2,3", "WF: one name inserted in the middle");
 }
 
 static void norm(const char *in, int strip, const char *want)
