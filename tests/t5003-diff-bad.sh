@@ -19,6 +19,13 @@ test_expect_success 'a node stream with a parent loop: exit 1' '
 test_expect_success 'a parent that is not in the stream: exit 1' '
 	test_must_fail tl-diff "$B/ok.nodes" "$B/orphan.nodes" 2>err && grep "not in the stream" err
 '
+test_expect_success 'a node stream cut short (#source without #end): exit 1' '
+	test_must_fail tl-diff "$B/ok.nodes" "$B/cut.nodes" 2>err && grep "cut short" err
+'
+test_expect_success 'the same stream complete is fine' '
+	{ cat "$B/cut.nodes"; printf "#end\t0\t2\t0\n"; } >whole.nodes &&
+	tl-diff -p "$B/ok.nodes" whole.nodes >tree && test -s tree
+'
 test_expect_success 'an event stream is not a node stream: exit 1' '
 	test_must_fail tl-diff "$B/events.tsv" "$B/ok.nodes" 2>err && test -s err
 '
