@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
-#include "jsrepr.h"
+#include "pyrepr.h"
 #include "pyfmt.h"
 #include "tdiff.h"
 #include "xalloc.h"
@@ -70,10 +70,15 @@ static const char *arg_repr(struct tdiff *td, uint32_t id)
 		return "";
 	if (hmap_get(&c->repr_at, (uint64_t)id + 1, &at))
 		return c->reprs[at];
-	if (!strcmp(str(td, id), "null"))
+	if (!strcmp(str(td, id), "null")) {
 		r = xstrdup("");
-	else if (!(r = jsrepr(str(td, id), strpool_len(SP(td), id))))
-		r = xstrdup(str(td, id));	/* not JSON: keep the text */
+	} else {
+		struct pystr ps = { 0 };
+		if (pyrepr_json(&ps, str(td, id), strpool_len(SP(td), id), PYREPR_TUPLE) == 0 && ps.buf)
+			r = ps.buf;
+		else	/* not JSON: keep the text */
+			r = xstrdup(str(td, id)), pystr_release(&ps);
+	}
 	xgrow((void **)&c->reprs, &c->arepr, c->nrepr + 1, sizeof(*c->reprs));
 	c->reprs[c->nrepr] = r;
 	hmap_put(&c->repr_at, (uint64_t)id + 1, (uint32_t)c->nrepr);

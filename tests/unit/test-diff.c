@@ -1,7 +1,7 @@
 /*
  * Unit tests for tl-diff's modules: align (Wagner-Fischer with TraceDiff's
  * greedy backtrack), opname, the same-name disambiguation pass, the merged
- * tree formatter and jsrepr.  Expectations are TraceLens's own unit-test
+ * tree formatter and the repr of arg cells.  Expectations are TraceLens's own unit-test
  * vectors (tests/test_tracediff*.py, spec tracelens-diff-collectives.md
  * §1.15) and values worked out by hand from the algorithm.
  */
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "align.h"
-#include "jsrepr.h"
+#include "pyrepr.h"
 #include "ntree.h"
 #include "opname.h"
 #include "outbuf.h"
@@ -247,12 +247,15 @@ static void test_format(void)
 	strpool_free(sp);
 }
 
+/* the arg cells of diff_stats.csv, through pyrepr (lists as tuples) */
 static void repr(const char *json, const char *want)
 {
-	char *got = jsrepr(json, strlen(json)), what[128];
+	struct pystr ps = { 0 };
+	char what[128];
+	int rc = pyrepr_json(&ps, json, strlen(json), PYREPR_TUPLE);
 	snprintf(what, sizeof(what), "repr of %s", json);
-	tap_str(got ? got : "(null)", want, what);
-	free(got);
+	tap_str(rc == 0 && ps.buf ? ps.buf : "(null)", want, what);
+	pystr_release(&ps);
 }
 
 static void test_repr(void)
@@ -263,10 +266,14 @@ static void test_repr(void)
 	repr("[5]", "(5,)");
 	repr("[\"\",\"-1\",\"False\"]", "('', '-1', 'False')");
 	repr("[\"it's\"]", "(\"it's\",)");
-	repr("[1.5,1e-05,2.0,-0]", "(1.5, 1e-05, 2.0, 0)");
+	repr("[1.5,1e-05,2.0,-3]", "(1.5, 1e-05, 2.0, -3)");
 	repr("{\"a\":[true,null]}", "{'a': (True, None)}");
 	repr("[\"tab\\there\",\"\\u00e9\"]", "('tab\\there', '\xc3\xa9')");
-	tap_ok(jsrepr("[1,", 3) == NULL, "repr refuses broken JSON");
+	{
+		struct pystr ps = { 0 };
+		tap_ok(pyrepr_json(&ps, "[1,", 3, PYREPR_TUPLE) < 0, "repr refuses broken JSON");
+		pystr_release(&ps);
+	}
 }
 
 /* expected orders printed by CPython 3.11 for set.add() of the same pairs */
