@@ -215,8 +215,10 @@ static void collect(struct tdiff *td, int side, const uint32_t *g, size_t n,
 		uint32_t p = t->n[g[k]].parent;
 		while (p != NT_NONE && t->n[p].cat != NT_CPU_OP)
 			p = t->n[p].parent;
-		if (p == NT_NONE)
+		if (p == NT_NONE) {
+			td->no_cpu_op++;
 			continue;
+		}
 		xgrow((void **)&td->rows, &td->alloc, td->nrows + 1, sizeof(*td->rows));
 		td->rows[td->nrows++] = (struct tdiff_row){ g[k], p, lca_name, lca,
 							    np_round3(busy), busy, (uint8_t)side };
@@ -1123,6 +1125,11 @@ int tdiff_write_dir(struct tdiff *td, const char *dir, int prune_non_gpu)
 
 	if (make_dir(dir) < 0)
 		return -1;
+	if (td->no_cpu_op)
+		tl_warn("%zu GPU event%s under the differences %s no cpu_op above %s: "
+			"not in diff_stats.csv (as in TraceDiff)", td->no_cpu_op,
+			td->no_cpu_op == 1 ? "" : "s", td->no_cpu_op == 1 ? "has" : "have",
+			td->no_cpu_op == 1 ? "it" : "them");
 	ob = open_in(dir, "merged_tree_output.txt");
 	tmerge_write_tree(td->tm, ob, prune_non_gpu);
 	outbuf_close(ob);

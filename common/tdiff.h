@@ -42,6 +42,7 @@ struct tdiff {
 	int identical;			/* TraceDiff's identical_traces */
 	int kt_int;			/* every kernel_time is an integer */
 	int lca_none;			/* some lca id is None: ids print as floats */
+	size_t no_cpu_op;		/* GPU events left out: no cpu_op above them */
 	struct tdiff_group *g;
 	size_t ng;
 	uint32_t *rename;		/* per group: renamed cpu_op_name id */
