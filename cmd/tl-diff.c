@@ -223,6 +223,10 @@ int main(int argc, char **argv)
 		}
 	if (argc - optind != 2)
 		tl_usage(usage, TL_EXIT_USAGE);
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+		tl_warn("only one operand can be standard input");
+		tl_usage(usage, TL_EXIT_USAGE);
+	}
 	if (!o.dir && !o.print)
 		o.summary = 1;
 	sp = strpool_new();

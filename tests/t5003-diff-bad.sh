@@ -10,6 +10,7 @@ test_expect_success '-h prints the usage to stdout, exit 0' '
 test_expect_code 2 'one operand is a usage error' 'tl-diff a.nodes'
 test_expect_code 2 'an unknown option is a usage error' 'tl-diff --frobnicate a b'
 test_expect_code 2 'a bad -n is a usage error' 'tl-diff -n x a b'
+test_expect_code 2 'both operands on standard input is a usage error' 'tl-diff - - </dev/null'
 test_expect_success 'a missing file: exit 1 and a message' '
 	test_must_fail tl-diff nosuch.nodes "$B/ok.nodes" 2>err && grep "nosuch.nodes" err
 '
