@@ -1,8 +1,9 @@
 #!/bin/sh
 # tl-diff on small hand-made trace pairs (made by tests/t5001-diff-golden.d/
 # traces/*.json, read through tl-cat | tl-tree): identical traces, one
-# inserted op, a convolution lowered differently (MIOpen vs cuDNN), and
-# repeated same-name siblings one of which is gone.  Each golden file was
+# inserted op, a convolution lowered differently (MIOpen vs cuDNN),
+# repeated same-name siblings one of which is gone, and an op appended at
+# the end (a root of trace2 only, with GPU work but no common ancestor).  Each golden file was
 # checked by hand against TraceDiff's rules (tl-diff(1)); in "repeated" the
 # re-paired adds come out as CPython iterates the set {(0, 0), (2, 1)}:
 # (2, 1) first, so add_c's pair precedes add_a's.  Regenerate with
@@ -38,6 +39,7 @@ golden_pair identical base base
 golden_pair inserted base inserted
 golden_pair lowering conv_rocm conv_cuda
 golden_pair repeated rep1 rep2
+golden_pair appended base appended
 
 test_expect_success 'identical traces: no source column, trace1 rows only' '
 	head -1 identical/diff_stats.csv >h &&
@@ -54,6 +56,10 @@ test_expect_success 'lowering: both convolutions renamed to their common module'
 test_expect_success 'repeated siblings: the missing add is the middle one' '
 	grep ">> trace1: add_b" repeated/merged_tree_output.txt &&
 	! grep "trace.: add_[ac]" repeated/merged_tree_output.txt
+'
+test_expect_success 'a trace-only root: no LCA, so the ids are printed as floats (pandas)' '
+	grep "^sigmoid_kernel,aten::sigmoid,[0-9]*,trace2,.*,3.0,3.0,,,[0-9]*,root,root\$" appended/diff_stats.csv &&
+	grep ",trace1,.*,gemm_kernel,3.0,5,root,root\$" appended/diff_stats.csv
 '
 test_expect_success '--summary names the different lowering' '
 	tl-diff --summary "$T/conv_rocm.json" "$T/conv_cuda.json" >summary &&

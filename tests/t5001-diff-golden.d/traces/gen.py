@@ -57,3 +57,5 @@ rep1 = [("aten::block", None, [("aten::add", [[4]], [launch("add_a", 1.0)]), ("a
 rep2 = [("aten::block", None, [("aten::add", [[4]], [launch("add_a", 1.0)]), ("aten::add", [[4]], [launch("add_c", 1.0)])])]
 w("rep1.json", rep1)
 w("rep2.json", rep2)
+# an op appended at the end: a trace2-only root with GPU work (no LCA)
+w("appended.json", base + [("aten::sigmoid", [[8, 16]], [launch("sigmoid_kernel", 3.0)])])
