@@ -347,7 +347,16 @@ static int rows_equal(struct tdiff *td, const struct tdiff_row *a, const struct 
 {
 	const struct ntree_node *ga = &td->tm->t[0]->n[a->gpu], *gb = &td->tm->t[1]->n[b->gpu];
 	const struct ntree_node *ca = &td->tm->t[0]->n[a->cpu], *cb = &td->tm->t[1]->n[b->cpu];
-	const struct cpuinfo *ia = cpu(td, 0, a->cpu), *ib = cpu(td, 1, b->cpu);
+	const struct cpuinfo *ia, *ib;
+
+	/*
+	 * cpu() may grow the cache and move it: fill both entries first, then
+	 * take the pointers (the second lookups are hits and do not grow it).
+	 */
+	cpu(td, 0, a->cpu);
+	cpu(td, 1, b->cpu);
+	ia = cpu(td, 0, a->cpu);
+	ib = cpu(td, 1, b->cpu);
 
 	return a->gpu == b->gpu && a->cpu == b->cpu && ga->name == gb->name &&
 	       ia->name == ib->name && ia->parent == ib->parent && !strcmp(ia->stack, ib->stack) &&

@@ -14,7 +14,7 @@ fi
 cp "$sample" trace.json
 gzip -c trace.json >trace.json.gz
 cp trace.json.gz base.json.gz
-sed 's/"dur": *\([0-9]*\)\.\([0-9]\)/"dur": \1\2.\2/' trace.json | gzip -c >variant.json.gz
+sed 's/"dur": *\([0-9]\)/"dur": 1\1/' trace.json | gzip -c >variant.json.gz
 tar czf traces.tar.gz trace.json
 tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
 if [ -f "$TL_SRC/scripts/tl-report" ]; then
