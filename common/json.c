@@ -155,9 +155,12 @@ static int close_until(struct json *j, const char *s, size_t *depth,
 		       size_t *pos, size_t off)
 {
 	while (*depth) {
-		size_t end = (size_t)j->tok[j->open[*depth - 1].tok].end;
+		struct json_open *o = &j->open[*depth - 1];
+		size_t end = (size_t)j->tok[o->tok].end;
 		if (end > off)
 			break;
+		if (o->n % 2 && j->tok[o->tok].type == JSON_OBJECT)
+			return fail(j, end - 1, "expected ':' after key");
 		if (gap_ok(j, s, *pos, end - 1, 0) < 0)
 			return -1;
 		*pos = end;
