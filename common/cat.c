@@ -12,8 +12,8 @@
 #include "xalloc.h"
 #include "banned.h"
 
-#define WINDOW_START (4u << 20)
-#define READ_MIN (1u << 20)	/* grow the window when less room is left */
+#define WINDOW_START (1u << 20)
+#define READ_MIN (256u << 10)	/* read this much at a time, so it is in cache */
 
 struct cat {
 	struct cat_opts o;
@@ -133,7 +133,7 @@ static int refill(struct cat *c, struct input *in, const char *name)
 		c->cap = st_mult(c->cap, 2);
 		c->buf = xrealloc(c->buf, c->cap);
 	}
-	r = input_read(in, c->buf + c->len, c->cap - c->len);
+	r = input_read(in, c->buf + c->len, READ_MIN);
 	if (r < 0) {
 		tl_warn("%s: byte %" PRIu64 ": %s", name,
 			c->s.base + used + c->len, input_error(in));
