@@ -1,0 +1,54 @@
+/*
+ * tl-cat: decompress and parse PyTorch profiler (Kineto JSON) traces into
+ * the tl-events stream (tl-stream(5)), or NDJSON.  See tl-cat(1).
+ */
+#include <stdlib.h>
+
+#include "cat.h"
+#include "err.h"
+#include "opt.h"
+#include "outbuf.h"
+#include "banned.h"
+
+static const char usage[] =
+	"usage: tl-cat [-hkv] [--ndjson] [-o FILE] [FILE...]";
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "keep-going", no_argument, NULL, 'k' },
+	{ "ndjson", no_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int main(int argc, char **argv)
+{
+	struct cat_opts o = { 0, 0, 0 };
+	const char *out = NULL;
+	struct outbuf *ob;
+	struct cat *c;
+	int ch, rval = 0;
+
+	tl_init(argv[0]);
+	while ((ch = tl_getopt(argc, argv, "hko:v", longopts, usage)) != -1) {
+		switch (ch) {
+		case 'k': o.keep_going = 1; break;
+		case 'n': o.ndjson = 1; break;
+		case 'o': out = optarg; break;
+		case 'v': o.verbose = 1; break;
+		default: tl_usage(usage, TL_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	ob = outbuf_open_path(out);
+	c = cat_new(ob, &o);
+	if (!argc)
+		rval |= cat_file(c, "-");
+	for (int i = 0; i < argc; i++)
+		rval |= cat_file(c, argv[i]);
+	cat_free(c);
+	outbuf_close(ob);
+	return rval ? TL_EXIT_BAD : TL_EXIT_OK;
+}

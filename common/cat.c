@@ -1,0 +1,198 @@
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat.h"
+#include "err.h"
+#include "event.h"
+#include "input.h"
+#include "jscan.h"
+#include "json.h"
+#include "outbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define WINDOW_START (4u << 20)
+#define READ_MIN (1u << 20)	/* grow the window when less room is left */
+
+struct cat {
+	struct cat_opts o;
+	struct event_out *w;
+	struct json j;
+	struct jscan s;
+	char *buf;		/* window: bytes not yet consumed */
+	size_t len, cap;
+	unsigned nsrc;
+};
+
+/* Counts of one trace, for #end and -v. */
+struct counts {
+	uint64_t elements, written, skipped;
+};
+
+struct cat *cat_new(struct outbuf *ob, const struct cat_opts *o)
+{
+	struct cat *c = xcalloc(1, sizeof(*c));
+
+	c->o = *o;
+	c->w = event_out_new(ob, o->ndjson);
+	json_init(&c->j);
+	c->cap = WINDOW_START;
+	c->buf = xmalloc(c->cap);
+	event_header(c->w);
+	return c;
+}
+
+void cat_free(struct cat *c)
+{
+	if (!c)
+		return;
+	event_out_free(c->w);
+	json_release(&c->j);
+	free(c->buf);
+	free(c);
+}
+
+/*
+ * One element of traceEvents.  0: written or skipped, -1: a fatal error
+ * (reported).
+ */
+static int one_event(struct cat *c, const char *name, unsigned src,
+		     const struct jscan_item *it, struct counts *n)
+{
+	uint64_t uid = n->elements++;
+	uint64_t off = it->off;
+	const char *msg = NULL;
+
+	if (it->bad_msg) {
+		msg = it->bad_msg;
+		off = it->bad_off;
+	} else if (json_parse_checked(&c->j, it->text, it->len) < 0) {
+		msg = c->j.err_msg;
+		off = it->off + c->j.err_off;
+	} else if (c->j.tok[0].type != JSON_OBJECT) {
+		msg = "event is not an object";
+	}
+	if (!msg) {
+		event_row(c->w, src, uid, &c->j, it->text);
+		n->written++;
+		return 0;
+	}
+	tl_warn("%s: byte %" PRIu64 ": event %" PRIu64 ": %s", name, off, uid, msg);
+	if (!c->o.keep_going)
+		return -1;
+	n->skipped++;
+	return 0;
+}
+
+static int one_top(struct cat *c, const char *name, unsigned src,
+		   const struct jscan_item *it)
+{
+	uint64_t off = it->bad_off;
+	const char *msg = it->bad_msg;
+
+	if (!msg && json_parse_checked(&c->j, it->text, it->len) < 0) {
+		msg = c->j.err_msg;
+		off = it->off + c->j.err_off;
+	}
+	if (msg) {
+		tl_warn("%s: byte %" PRIu64 ": in \"%s\": %s", name, off, it->key, msg);
+		return -1;
+	}
+	event_top(c->w, src, it->key, it->keylen, &c->j, it->text);
+	return 0;
+}
+
+/*
+ * Make room and read more: drop the consumed prefix, grow the window if an
+ * element fills it.  1: read, 0: end of input, -1: error (reported).
+ */
+static int refill(struct cat *c, struct input *in, const char *name)
+{
+	size_t used = jscan_consumed(&c->s);
+	ssize_t r;
+
+	memmove(c->buf, c->buf + used, c->len - used);
+	c->len -= used;
+	if (c->cap - c->len < READ_MIN) {
+		c->cap = st_mult(c->cap, 2);
+		c->buf = xrealloc(c->buf, c->cap);
+	}
+	r = input_read(in, c->buf + c->len, c->cap - c->len);
+	if (r < 0) {
+		tl_warn("%s: byte %" PRIu64 ": %s", name,
+			c->s.base + used + c->len, input_error(in));
+		return -1;
+	}
+	c->len += (size_t)r;
+	jscan_set_buf(&c->s, c->buf, c->len, r > 0);
+	return r > 0;
+}
+
+static int scan(struct cat *c, struct input *in, const char *name,
+		unsigned src, struct counts *n)
+{
+	struct jscan_item it;
+
+	for (;;) {
+		int r = jscan_next(&c->s, &it);
+		switch (r) {
+		case JSCAN_EVENT:
+			if (one_event(c, name, src, &it, n) < 0)
+				return -1;
+			break;
+		case JSCAN_TOP:
+			if (one_top(c, name, src, &it) < 0)
+				return -1;
+			break;
+		case JSCAN_DONE:
+			return 0;
+		case JSCAN_ERROR:
+			tl_warn("%s: byte %" PRIu64 ": %s", name, c->s.err_off,
+				c->s.err_msg);
+			return -1;
+		default:
+			if (refill(c, in, name) < 0)
+				return -1;
+		}
+	}
+}
+
+/* One trace: 0 ok, 1 bad. */
+static int cat_stream(struct cat *c, struct input *in)
+{
+	const char *name = input_name(in);
+	unsigned src = c->nsrc++;
+	struct counts n = { 0, 0, 0 };
+	int rc;
+
+	event_source(c->w, src, name);
+	jscan_init(&c->s);
+	c->len = 0;
+	jscan_set_buf(&c->s, c->buf, 0, 1);
+	rc = scan(c, in, name, src, &n);
+	if (rc == 0)
+		event_end(c->w, src, n.elements, n.skipped);
+	jscan_release(&c->s);
+	if (c->o.verbose)
+		tl_warn("%s: %" PRIu64 " events read, %" PRIu64 " written, %"
+			PRIu64 " skipped", name, n.elements, n.written, n.skipped);
+	return rc < 0 || n.skipped;
+}
+
+int cat_file(struct cat *c, const char *path)
+{
+	struct input *in = input_open(path);
+	int bad = 0, r;
+
+	if (!in)
+		return 1;
+	while ((r = input_next(in)) > 0)
+		bad |= cat_stream(c, in);
+	if (r < 0) {
+		tl_warn("%s: %s", path, input_error(in));
+		bad = 1;
+	}
+	input_close(in);
+	return bad;
+}

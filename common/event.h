@@ -1,0 +1,51 @@
+/*
+ * event: writes the tl-events 1 stream of tl-stream(5), or its --ndjson
+ * form, from trace elements already tokenised by json.h.
+ *
+ *	struct event_out *w = event_out_new(ob, ndjson);
+ *	event_header(w);                          once, before all sources
+ *	event_source(w, src, "trace.json.gz");
+ *	event_row(w, src, uid, &j, text);         j: json_parse()d object
+ *	event_top(w, src, key, keylen, &j, text); a top-level key's value
+ *	event_end(w, src, elements, skipped);
+ *	event_out_free(w);                        the outbuf stays the caller's
+ *
+ * Row columns (TSV): uid src ph cat name pid tid ts dur id corr ext seq
+ * stream device dims types strides concrete args extra.  The rules of
+ * which value goes to which column are tl-stream(5)'s; in short ph, cat,
+ * name decoded when non-empty strings; pid, tid, id compact JSON unless
+ * objects or arrays; ts, dur and the five args numbers as written when
+ * numbers; the four shape args compact JSON; other args and other keys
+ * compact JSON objects.
+ *
+ * --ndjson rows: {"uid":N,"src":N,<the event's members, compact>}.
+ * Directives: {"src":N,"source":"NAME"}, {"src":N,"top":"KEY","value":V},
+ * {"src":N,"end":ELEMENTS,"skipped":K}.
+ */
+#ifndef TL_EVENT_H
+#define TL_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct outbuf;
+struct json;
+
+struct event_out;
+
+struct event_out *event_out_new(struct outbuf *ob, int ndjson);
+void event_out_free(struct event_out *w);
+void event_header(struct event_out *w);
+void event_source(struct event_out *w, unsigned src, const char *name);
+/* j's first token must be an object. */
+void event_row(struct event_out *w, unsigned src, uint64_t uid,
+	       const struct json *j, const char *text);
+void event_top(struct event_out *w, unsigned src, const char *key,
+	       size_t keylen, const struct json *j, const char *text);
+void event_end(struct event_out *w, unsigned src, uint64_t elements,
+	       uint64_t skipped);
+
+/* Write s[0..n) as a JSON string, quotes included (for names and keys). */
+void event_put_json_string(struct outbuf *ob, const char *s, size_t n);
+
+#endif

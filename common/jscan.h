@@ -1,0 +1,95 @@
+/*
+ * jscan: a resumable push scanner that finds, in a trace document fed in
+ * pieces, the extent of each element of "traceEvents" and of each other
+ * top-level value, without building anything.  It tracks only depth,
+ * brackets and string/escape state, so it runs at memory speed; each
+ * extent is then tokenised on its own (json.h).  Memory is the caller's
+ * window, which need only hold the largest single element.
+ *
+ * The document is either an object with a "traceEvents" array (other keys
+ * before or after it) or, as Chrome also writes, a bare array of events.
+ *
+ * HowTo (after jq's jv_parser_set_buf / jv_parser_next):
+ *
+ *	struct jscan s; struct jscan_item it;
+ *	jscan_init(&s);
+ *	for (;;) {
+ *		read more bytes to the end of buf (eof: partial = 0);
+ *		jscan_set_buf(&s, buf, len, partial);
+ *		while ((r = jscan_next(&s, &it)) > JSCAN_MORE)
+ *			use it (r is JSCAN_EVENT, JSCAN_TOP or JSCAN_DONE);
+ *		if (r == JSCAN_ERROR) report s.err_msg at byte s.err_off;
+ *		drop the first jscan_consumed(&s) bytes of buf;
+ *	}
+ *	jscan_release(&s);
+ *
+ * Contract: every set_buf passes the bytes not yet consumed, i.e. the
+ * previous buffer minus its first jscan_consumed() bytes, followed by new
+ * data.  Items point into the current buffer and stay valid until the
+ * next set_buf.  Offsets in messages count from the document's start.
+ */
+#ifndef TL_JSCAN_H
+#define TL_JSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	JSCAN_ERROR = -1,	/* s.err_msg, s.err_off; scanning cannot go on */
+	JSCAN_MORE = 0,		/* need more input */
+	JSCAN_EVENT = 1,	/* it.text/len: one traceEvents element */
+	JSCAN_TOP = 2,		/* it.key/keylen (decoded), it.text/len: a value */
+	JSCAN_DONE = 3		/* the document ended cleanly */
+};
+
+struct jscan_item {
+	const char *text;	/* the element's text, no surrounding blanks */
+	size_t len;
+	uint64_t off;		/* document offset of text[0] */
+	const char *key;	/* JSCAN_TOP: the key, escapes decoded */
+	size_t keylen;
+	/*
+	 * Set when the element's extent is sound but its strings are not:
+	 * a raw control character.  The caller may skip just this element.
+	 */
+	const char *bad_msg;
+	uint64_t bad_off;
+};
+
+struct jscan {
+	const char *buf;
+	size_t len;
+	int partial;
+	uint64_t base;		/* document offset of buf[0] */
+	size_t pos;		/* next byte to look at */
+	size_t mark;		/* first byte still needed */
+	int state;
+	int object;		/* the document is an object, not a bare array */
+	/* inside an element */
+	int in_elem;
+	int in_str;
+	size_t depth;
+	char *stack;		/* open brackets of the element */
+	size_t stack_alloc;
+	int elem_kind;
+	const char *bad_msg;
+	uint64_t bad_off;
+	/* the current top-level key */
+	char *key;
+	size_t keylen, key_alloc;
+	int seen_events;
+	int is_events;
+	/* set with JSCAN_ERROR */
+	const char *err_msg;
+	uint64_t err_off;
+};
+
+void jscan_init(struct jscan *s);
+void jscan_release(struct jscan *s);
+void jscan_set_buf(struct jscan *s, const char *buf, size_t len, int partial);
+int jscan_next(struct jscan *s, struct jscan_item *it);
+size_t jscan_consumed(const struct jscan *s);
+/* Document offset of the next byte the scanner will read. */
+uint64_t jscan_offset(const struct jscan *s);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * json: one JSON value at a time, tokenised by jsmn (strict mode, parent
+ * links) and then checked against the full JSON grammar, which jsmn alone
+ * does not enforce (it accepts "1.2.3", "tru", "{"a" 1}" and "[1,]").
+ *
+ * HowTo:
+ *
+ *	struct json j;
+ *	json_init(&j);
+ *	if (json_parse(&j, text, len) < 0)
+ *		report j.err_msg at byte j.err_off of text;
+ *	for (i = 1; i < j.ntok; i = json_skip(&j, i)) ...   walk members
+ *	json_compact(&j, i, text, ob, 1);                    write a value
+ *	json_release(&j);
+ *
+ * Tokens are in document order (pre-order).  For a string token, start
+ * and end delimit the text between the quotes (escapes not decoded); for
+ * other tokens the value's whole text.  An object's size is its number of
+ * keys, an array's its number of elements; a key's only child is its value.
+ * The token array is reused between calls and grows as needed.
+ *
+ * Compact JSON (tl-stream(5)): the source text with white space outside
+ * strings removed; every string and number byte for byte as written.
+ */
+#ifndef TL_JSON_H
+#define TL_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct outbuf;
+
+enum json_type { JSON_UNDEF = 0, JSON_OBJECT = 1, JSON_ARRAY = 2,
+		 JSON_STRING = 3, JSON_PRIMITIVE = 4 };
+
+/* Same layout as jsmntok_t with JSMN_PARENT_LINKS (checked in json.c). */
+struct json_tok {
+	int type;
+	int start;
+	int end;
+	int size;
+	int parent;
+};
+
+struct json {
+	struct json_tok *tok;
+	unsigned ntok;
+	size_t alloc;
+	/* scratch stack for the grammar check */
+	int *stack;
+	size_t stack_alloc;
+	/* set when json_parse fails: offset into text and a short reason */
+	size_t err_off;
+	const char *err_msg;
+};
+
+void json_init(struct json *j);
+void json_release(struct json *j);
+
+/*
+ * Tokenise and check one complete JSON value (white space around it is
+ * allowed).  Returns 0, or -1 with err_off/err_msg set.  len must be below
+ * 2 GiB (jsmn counts in int).
+ */
+int json_parse(struct json *j, const char *text, size_t len);
+/* The same for text whose strings were already checked for control bytes
+ * (by jscan): skips that one check. */
+int json_parse_checked(struct json *j, const char *text, size_t len);
+
+/* Index of the first token after token i and all its descendants. */
+unsigned json_skip(const struct json *j, unsigned i);
+
+/*
+ * Write token i's value as compact JSON.  With tsv set, backslashes are
+ * doubled as tl-stream(5) TSV fields need (compact JSON never holds a raw
+ * tab, newline, carriage return or NUL: the checks reject them in strings).
+ */
+void json_compact(const struct json *j, unsigned i, const char *text,
+		  struct outbuf *ob, int tsv);
+
+/*
+ * Decode the escapes of a JSON string's inner text s[0..n) into out, which
+ * must have room for n bytes (decoding never grows the text).  \uXXXX
+ * becomes UTF-8, surrogate pairs one 4-byte character; a lone surrogate is
+ * written as its 3-byte form (as Python's "surrogatepass").  Returns the
+ * decoded length.  The text must have passed json_parse (escapes valid).
+ */
+size_t json_decode_string(const char *s, size_t n, char *out);
+
+/* Is s[0..n) a JSON number?  A JSON literal (number, true, false, null)? */
+int json_number_ok(const char *s, size_t n);
+int json_literal_ok(const char *s, size_t n);
+
+/* Is token i's text equal to the n-byte string key (raw text, no escapes)? */
+int json_tok_eq(const struct json *j, unsigned i, const char *text,
+		const char *key, size_t n);
+
+/* Is the token a number (a primitive that is not true/false/null)? */
+int json_tok_is_number(const struct json *j, unsigned i, const char *text);
+
+#endif
