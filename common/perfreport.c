@@ -229,6 +229,13 @@ static void kernel_summary_cells(const struct perfreport *pr, uint32_t *const *l
 	free(ks);
 }
 
+void perfreport_kernel_cells(const struct perfreport *pr, uint32_t *const *lists,
+			     const uint32_t *lens, size_t nrows,
+			     struct pystr *full, struct pystr *trunc)
+{
+	kernel_summary_cells(pr, lists, lens, nrows, full, trunc);
+}
+
 /* ---- shared aggregation helpers -------------------------------------- */
 
 struct agg {

@@ -55,4 +55,14 @@ int perfreport_known(const char *sheet);
 int perfreport_wanted(const struct perfreport *pr, const char *sheet);
 int perfreport_write(struct perfreport *pr, const char *sheet, struct sheet *sh);
 
+/*
+ * TraceLens's _summarize_kernel_stats over nrows kernel lists (GPU event
+ * uids), for other sheets that print kernel details (common/perfsheet):
+ * appends the summary cell to full and trunc_kernel_details to trunc.
+ */
+struct pystr;
+void perfreport_kernel_cells(const struct perfreport *pr, uint32_t *const *lists,
+			     const uint32_t *lens, size_t nrows,
+			     struct pystr *full, struct pystr *trunc);
+
 #endif
