@@ -1114,9 +1114,260 @@ void pmk_operand_sum(struct pm_ctx *c)
 	pm_spec(c, "vector", NULL);
 }
 
-/* ---- expr ------------------------------------------------------------ */
+/* ---- expr: the long tail as formulas in the table ------------------- */
+
+/*
+ * A tiny recursive-descent evaluator over the op's arguments (tl-ops(5)):
+ *   D<i>[j]  dim j of Input Dims[i] (j < 0 from the end)
+ *   N(i) numel (prod(()) = 1), R(i) rank, B(i[,default]) bytes per element
+ *   of Input type[i] (NaN for None without default), C(i) Concrete Inputs[i]
+ *   as a number, bool(x), if(c,a,b), max(a,b), min(a,b), ceil_div(a,b),
+ *   floor_div(a,b); + - * / ( ) and comparisons > < >= <= == .
+ * In params, T(i) (the dtype string), S(i) (tuple(Input Dims[i])) and
+ * ST(i) (tuple(Input Strides[i])) give strings.
+ */
+struct ex {
+	struct pm_ctx *c;
+	const char *p;
+};
+
+static double ex_sum(struct ex *x);
+
+static void ex_ws(struct ex *x)
+{
+	while (*x->p == ' ')
+		x->p++;
+}
+
+static int ex_eat(struct ex *x, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	ex_ws(x);
+	if (strncmp(x->p, tok, n))
+		return 0;
+	x->p += n;
+	return 1;
+}
+
+static double ex_fail(struct ex *x, const char *why)
+{
+	pm_fail(x->c, PM_FAIL, why);
+	x->p += strlen(x->p);
+	return 0;
+}
+
+static long ex_int(struct ex *x)
+{
+	char *end;
+	long v = strtol(x->p, &end, 10);
+
+	if (end == x->p)
+		return (long)ex_fail(x, "expr: number expected");
+	x->p = end;
+	return v;
+}
+
+/* name(args) for the functions of one or more arguments */
+static double ex_call(struct ex *x, const char *fn)
+{
+	double a[3] = { 0, 0, 0 };
+	int n = 0;
+
+	if (!ex_eat(x, "("))
+		return ex_fail(x, "expr: ( expected");
+	if (!strcmp(fn, "N") || !strcmp(fn, "R") || !strcmp(fn, "C") || !strcmp(fn, "B")) {
+		int i = (int)ex_int(x);
+		double def = NAN;
+		if (ex_eat(x, ","))
+			def = ex_sum(x);
+		if (!ex_eat(x, ")"))
+			return ex_fail(x, "expr: ) expected");
+		if (!strcmp(fn, "N"))
+			return pm_N(x->c, i);
+		if (!strcmp(fn, "R"))
+			return (double)pm_D(x->c, i)->n;
+		if (!strcmp(fn, "C")) {
+			const char *s = pm_C(x->c, i);
+			return *s == '[' ? prod_list(x->c, s) : py_float(x->c, s);
+		}
+		double b = i < x->c->in.ntypes ? bpe(x->c->in.types[i]) : NONE;
+		return b > 0 ? b : def;
+	}
+	do
+		a[n++] = ex_sum(x);
+	while (n < 3 && ex_eat(x, ","));
+	if (!ex_eat(x, ")"))
+		return ex_fail(x, "expr: ) expected");
+	if (!strcmp(fn, "bool"))
+		return a[0] != 0;
+	if (!strcmp(fn, "if") && n == 3)
+		return a[0] != 0 ? a[1] : a[2];
+	if (!strcmp(fn, "max") && n == 2)
+		return a[0] > a[1] ? a[0] : a[1];
+	if (!strcmp(fn, "min") && n == 2)
+		return a[0] < a[1] ? a[0] : a[1];
+	if (!strcmp(fn, "ceil_div") && n == 2 && a[1])
+		return ceil(a[0] / a[1]);
+	if (!strcmp(fn, "floor_div") && n == 2 && a[1])
+		return floor(a[0] / a[1]);
+	return ex_fail(x, "expr: unknown function or bad arguments");
+}
+
+static double ex_atom(struct ex *x)
+{
+	char fn[16];
+	size_t n = 0;
+
+	ex_ws(x);
+	if (ex_eat(x, "("))  {
+		double v = ex_sum(x);
+		if (!ex_eat(x, ")"))
+			return ex_fail(x, "expr: ) expected");
+		return v;
+	}
+	if (ex_eat(x, "-"))
+		return -ex_atom(x);
+	if ((*x->p >= '0' && *x->p <= '9') || *x->p == '.') {
+		char *end;
+		double v = strtod(x->p, &end);
+		x->p = end;
+		return v;
+	}
+	if (*x->p == 'D' && x->p[1] >= '0' && x->p[1] <= '9') {
+		int i, j;
+		x->p++;
+		i = (int)ex_int(x);
+		if (!ex_eat(x, "["))
+			return ex_fail(x, "expr: [ expected");
+		j = (int)ex_int(x);
+		if (!ex_eat(x, "]"))
+			return ex_fail(x, "expr: ] expected");
+		return (double)pm_Dj(x->c, i, j);
+	}
+	while (n + 1 < sizeof(fn) && ((*x->p >= 'a' && *x->p <= 'z') || (*x->p >= 'A' && *x->p <= 'Z') ||
+				      *x->p == '_'))
+		fn[n++] = *x->p++;
+	fn[n] = '\0';
+	if (!n)
+		return ex_fail(x, "expr: syntax error");
+	return ex_call(x, fn);
+}
+
+static double ex_prod(struct ex *x)
+{
+	double v = ex_atom(x);
+
+	for (;;) {
+		if (ex_eat(x, "//"))
+			v = floor(v / ex_atom(x));
+		else if (ex_eat(x, "*"))
+			v *= ex_atom(x);
+		else if (ex_eat(x, "/"))
+			v /= ex_atom(x);
+		else
+			return v;
+	}
+}
+
+static double ex_sum(struct ex *x)
+{
+	double v = ex_prod(x);
+
+	for (;;) {
+		if (ex_eat(x, "+"))
+			v += ex_prod(x);
+		else if (ex_eat(x, "-"))
+			v -= ex_prod(x);
+		else if (ex_eat(x, ">="))
+			v = v >= ex_prod(x);
+		else if (ex_eat(x, "<="))
+			v = v <= ex_prod(x);
+		else if (ex_eat(x, "=="))
+			v = v == ex_prod(x);
+		else if (ex_eat(x, ">"))
+			v = v > ex_prod(x);
+		else if (ex_eat(x, "<"))
+			v = v < ex_prod(x);
+		else
+			return v;
+	}
+}
+
+static double ex_eval(struct pm_ctx *c, const char *s)
+{
+	struct ex x = { c, s };
+	double v = ex_sum(&x);
+
+	ex_ws(&x);
+	if (*x.p)
+		return ex_fail(&x, "expr: trailing text");
+	return v;
+}
+
+/* one "name:EXPR" param; T(i), S(i), ST(i) and bool(...) give non-numbers */
+static void ex_param(struct pm_ctx *c, const char *key, const char *e)
+{
+	int i;
+
+	if (sscanf(e, "T(%d)", &i) == 1 && !strchr(e, '+')) {
+		pm_p_str(c, key, pm_T(c, i));
+	} else if (sscanf(e, "ST(%d)", &i) == 1) {
+		pm_p_obj(c, key, pm_S(c, i));
+	} else if (sscanf(e, "S(%d)", &i) == 1 && !strchr(e, '+')) {
+		pm_p_obj(c, key, pm_D(c, i)->repr);
+	} else if (!strncmp(e, "bool(", 5)) {
+		pm_p_bool(c, key, ex_eval(c, e) != 0);
+	} else {
+		double v = ex_eval(c, e);
+		if (v == floor(v) && fabs(v) < 9e15)
+			pm_p_int(c, key, (int64_t)v);
+		else
+			pm_p_float(c, key, v);
+	}
+}
+
+static void ex_params(struct pm_ctx *c, const char *list)
+{
+	while (list && *list && *list != ' ') {
+		const char *colon = strchr(list, ':'), *end = strpbrk(list, ", ");
+		char key[48], val[160];
+		int depth = 0;
+		const char *p;
+
+		if (!colon)
+			return (void)pm_fail(c, PM_FAIL, "expr: params want name:EXPR");
+		/* the value ends at a ',' outside parentheses */
+		for (p = colon + 1; *p && *p != ' ' && !(*p == ',' && depth == 0); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		end = p;
+		snprintf(key, sizeof(key), "%.*s", (int)(colon - list), list);
+		snprintf(val, sizeof(val), "%.*s", (int)(end - colon - 1), colon + 1);
+		ex_param(c, key, val);
+		list = *end == ',' ? end + 1 : end;
+	}
+}
 
 void pmk_expr(struct pm_ctx *c)
 {
-	pm_fail(c, PM_NOTIMPL, "expr models not implemented yet");
+	char fl[256], by[256], maf[16], prec[16], bw[8];
+	size_t len;
+	const char *params = opdb_opt(c->opts, "params", &len);
+	double f, y;
+
+	if (!pm_opt(c, "flops", fl, sizeof(fl)) || !pm_opt(c, "bytes", by, sizeof(by)))
+		return (void)pm_fail(c, PM_NOTIMPL, "expr model without flops= and bytes=");
+	if (c->bwd && !(pm_opt(c, "bwd", bw, sizeof(bw)) && is(bw, "same")))
+		return (void)pm_fail(c, PM_FAIL, "model has no backward formulas");
+	if (params)
+		ex_params(c, params);
+	f = ex_eval(c, fl);
+	y = ex_eval(c, by);
+	pm_set(c, f, y == y ? y : NONE);
+	if (pm_opt(c, "maf", maf, sizeof(maf))) {
+		const char *pr = NULL;
+		if (pm_opt(c, "prec", prec, sizeof(prec)))
+			pr = prec[0] >= '0' && prec[0] <= '9' ? dtype_precision(pm_T(c, atoi(prec))) : prec;
+		pm_spec(c, maf, pr);
+	}
 }

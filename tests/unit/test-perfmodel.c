@@ -300,6 +300,33 @@ static void test_reduce_norm(void)
 	metrics("batch_norm training", 384, 672, "vector_fp32");
 }
 
+static void test_expr(void)
+{
+	/* FusedRoPEFunc (S,B,H,d) = (4,2,8,16): 3n, 2n·2 with n = 1024 */
+	run("FusedRoPEFunc", "[[4,2,8,16],[],[]]", "[\"c10::BFloat16\",\"\",\"\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
+	metrics("FusedRoPE", 3072, 4096, "vector_bf16");
+	tap_str(param("heads"), "8", "RoPE heads param");
+	tap_str(param("num_elements"), "1024", "RoPE num_elements param");
+	run("FusedRoPEFunc", "[[4,2,8,16]]", "[\"c10::BFloat16\"]", "", "[\"\"]", 1, NULL);
+	tap_ok(r.status == PM_FAIL, "FusedRoPE has no backward formulas (TraceLens AttributeError)");
+	/* CrossEntropy logits (8,1000) fp32: 5·8·1000; 8000·4 + 8·8 + 8·4 */
+	run("CrossEntropyFunction", "[[8,1000],[8]]", "[\"float\",\"long int\"]", "", "[\"\",\"\"]", 0, NULL);
+	metrics("CrossEntropy", 40000, 32096, "vector_fp32");
+	tap_str(param("logits_shape"), "(8, 1000)", "logits_shape param");
+	/* MoEDispatch: bytes only, same backward, no Compute Spec */
+	run("MoEDispatch", "[[64,512]]", "[\"c10::Half\"]", "", "[\"\"]", 1, NULL);
+	metrics("MoEDispatch backward pass", 0, 65536, "");
+	run("_C_custom_ar::all_reduce", "[[],[16,4096]]", "[\"\",\"c10::BFloat16\"]", "[[],[4096,1]]",
+	    "[\"\",\"\"]", 0, NULL);
+	metrics("custom all_reduce", 0, 262144, "");
+	tap_str(param("stride_input"), "(4096, 1)", "all_reduce stride param");
+	run("sglang::store_cache", "[[32,8,128]]", "[\"c10::Float8_e4m3fn\"]", "", "[\"\"]", 0, NULL);
+	metrics("store_cache fp8", 0, 131072, "vector_fp8");
+	tap_str(param("dtype"), "c10::Float8_e4m3fn", "dtype param is the bare string");
+	run("sglang::store_cache", "[]", "[]", "", "[]", 0, NULL);
+	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -331,6 +358,7 @@ int main(int argc, char **argv)
 	test_sdpa();
 	test_elementwise();
 	test_reduce_norm();
+	test_expr();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);
