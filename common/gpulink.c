@@ -11,13 +11,16 @@
 /* Flags of a link value in the runtime map. */
 enum { RT_LAUNCH = 1, RT_GRAPH = 2 };
 
+/* In the last-event map: a non-GPU event came after the last GPU event. */
+#define SHADOWED UINT64_MAX
+
 struct gpulink {
 	int key;		/* -1 until decided, then GPULINK_* */
 	struct keymap start;	/* flow id -> 1 (an "s" exists) */
 	struct keymap finish;	/* flow id -> pid << 32 | tid of the last "f" */
 	/*
 	 * Per candidate key: link value -> RT_* flags, and (value, pid, tid)
-	 * -> uid of the last event.  Both keys are kept until the first
+	 * -> uid of the last GPU event, or SHADOWED.  Both keys are kept until the first
 	 * launch decides which one TraceLens uses; the other is then freed.
 	 */
 	struct keymap runtime[2], last[2];
@@ -136,8 +139,20 @@ static void index_key(struct gpulink *g, int k, const struct gpulink_row *r,
 		*keymap_ref(&g->runtime[k], valkey(v)) |=
 			!strcmp(r->name, "cudaGraphLaunch") ||
 			!strcmp(r->name, "hipGraphLaunch") ? RT_GRAPH : RT_LAUNCH;
-	if (r->pid != GPULINK_NONE && r->tid != GPULINK_NONE)
+	if (r->pid == GPULINK_NONE || r->tid == GPULINK_NONE)
+		return;
+	/*
+	 * TraceLens maps (pid, tid, value) to the last event of any category,
+	 * but only GPU events are ever asked about: keep their keys alone,
+	 * and let a later event of another category mark its key shadowed.
+	 */
+	if (r->gpu) {
 		keymap_put(&g->last[k], placekey(v, r->pid, r->tid), r->uid);
+	} else {
+		uint64_t *last = keymap_get(&g->last[k], placekey(v, r->pid, r->tid));
+		if (last)
+			*last = SHADOWED;
+	}
 }
 
 void gpulink_event(struct gpulink *g, const struct gpulink_row *r)

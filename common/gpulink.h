@@ -45,6 +45,7 @@ struct gpulink_row {
 	uint64_t uid;
 	const char *ph, *cat, *name;
 	uint32_t pid, tid;
+	int gpu;		/* cat is kernel, gpu_memcpy or gpu_memset */
 	struct linkval id, corr, ext;
 	const char *args;	/* compact JSON of the other args; "" if none */
 };

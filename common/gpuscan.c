@@ -86,6 +86,9 @@ static void start_source(struct scan *s, const char *src, const char *name)
 {
 	char buf[64];
 
+	/* without #source: the stream's name, and the src number after the first */
+	if (!name && !s->nnames)
+		name = stream_name(s->st);
 	if (!name) {
 		snprintf(buf, sizeof(buf), " (source %.32s)", src);
 		name = buf;
@@ -108,7 +111,7 @@ static void start_source(struct scan *s, const char *src, const char *name)
 	s->gl = s->nodes || s->o->all_gpu ? NULL : gpulink_new();
 }
 
-static void link_row(struct scan *s, const char *cat)
+static void link_row(struct scan *s, const char *cat, int cls)
 {
 	struct gpulink_row r;
 	const char *corr = field(s, C_CORR), *ext = field(s, C_EXT);
@@ -121,6 +124,7 @@ static void link_row(struct scan *s, const char *cat)
 				   : (uint64_t)s->cur_rows - 1;
 	r.ph = field(s, C_PH);
 	r.cat = cat;
+	r.gpu = cls != GPU_NONE;
 	r.name = field(s, C_NAME);
 	r.pid = intern_place(s, field(s, C_PID));
 	r.tid = intern_place(s, field(s, C_TID));
@@ -396,7 +400,7 @@ static void row(struct scan *s)
 	s->cur_rows++;
 	cls = gpu_classify(cat, field(s, C_NAME));
 	if (s->gl)
-		link_row(s, cat);
+		link_row(s, cat, cls);
 	if (cls != GPU_NONE)
 		add_gpu(s, cls);
 }

@@ -93,9 +93,16 @@ static int read_row(struct nodeset *ns, struct stream *s, const int *col, size_t
 		return -1;
 	}
 	n->cat = cat_of(stream_field(s, col[C_PH]), stream_field(s, col[C_CAT]));
-	n->name = intern(ns, s, col[C_NAME]);
-	n->pid = intern(ns, s, col[C_PID]);
-	n->tid = intern(ns, s, col[C_TID]);
+	/* flows, instants, annotations: only their place in the tree matters */
+	if (n->cat == NC_OTHER) {
+		ns->n++;
+		return 0;
+	}
+	if (n->cat != NC_PYTHON) {
+		n->name = intern(ns, s, col[C_NAME]);
+		n->pid = intern(ns, s, col[C_PID]);
+		n->tid = intern(ns, s, col[C_TID]);
+	}
 	if (*ts) {
 		n->flags |= NF_HAS_TS;
 		n->ts = strtod(ts, NULL);

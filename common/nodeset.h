@@ -9,7 +9,9 @@
  *	nodeset_str(ns, ns->node[i].name)
  *	nodeset_free(ns);
  *
- * node[i] is the event with uid i.  One source per stream: a stream with
+ * node[i] is the event with uid i.  To keep reading fast, events of other
+ * categories (flows, instants, annotations: NC_OTHER) keep only their
+ * parent and flags, and python frames (NC_PYTHON) no name, pid or tid.  One source per stream: a stream with
  * a second #source is refused (run one trace at a time).  Python's
  * process/thread names (ph "M" events, spec core §1.8) are resolved with
  * nodeset_process_name() and friends, "Unknown" when absent.
