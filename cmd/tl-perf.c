@@ -77,14 +77,8 @@ static int write_sheets(struct perfreport *pr, struct perfsheet *ps, const struc
 	const char *name;
 
 	if (o->nsheets) {
-		for (size_t i = 0; i < o->nsheets; i++) {
-			if (!perfreport_known(o->sheets[i]) && !perfsheet_known(ps, o->sheets[i])) {
-				tl_warn("unknown sheet '%s' (tl-perf -l lists them)", o->sheets[i]);
-				rval = 1;
-				continue;
-			}
+		for (size_t i = 0; i < o->nsheets; i++)
 			rval |= write_one(pr, ps, o, o->sheets[i]);
-		}
 		return rval;
 	}
 	for (int i = 0; perfreport_names[i]; i++)
@@ -116,10 +110,14 @@ static struct arch *pick_arch(const struct opts *o, const struct nodeset *ns, in
 	return a;
 }
 
-static int run(const char *path, const struct opts *o)
+static void print_name(const char *name)
+{
+	puts(name);
+}
+
+static int run(const char *path, const struct opts *o, const struct opdb *db)
 {
 	struct nodeset *ns = nodeset_read(path);
-	struct opdb *db;
 	struct treeperf *tp;
 	struct perfreport *pr;
 	struct perfsheet *ps;
@@ -133,7 +131,6 @@ static int run(const char *path, const struct opts *o)
 		nodeset_free(ns);
 		return 1;
 	}
-	db = opdb_load(o->ops);
 	tp = treeperf_new(ns, db, o->all_gpu);
 	pr = perfreport_new(tp);
 	pr->short_us = o->short_us;
@@ -147,12 +144,11 @@ static int run(const char *path, const struct opts *o)
 	arch_free(arch);
 	perfreport_free(pr);
 	treeperf_free(tp);
-	opdb_free(db);
 	nodeset_free(ns);
 	return rval;
 }
 
-static void check_opts(struct opts *o, int nargs)
+static void check_opts(struct opts *o, int nargs, const struct opdb *db)
 {
 	if (nargs > 1)
 		tl_usage(usage, 2);
@@ -160,6 +156,11 @@ static void check_opts(struct opts *o, int nargs)
 		tl_warn("give one --sheet to write to stdout, or -o DIR");
 		tl_usage(usage, 2);
 	}
+	for (size_t i = 0; i < o->nsheets; i++)
+		if (!perfreport_known(o->sheets[i]) && !perfsheet_exists(db, o->sheets[i])) {
+			tl_warn("unknown sheet '%s' (tl-perf -l lists them)", o->sheets[i]);
+			exit(2);
+		}
 	if (o->bins < 1 || o->bins > 1000000) {
 		tl_warn("--bins must be between 1 and 1000000");
 		exit(2);
@@ -172,7 +173,8 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .bins = 100, .topk = -1, .short_us = 10 };
 	size_t alloc = 0;
-	int c, rval;
+	int c, rval, list = 0;
+	struct opdb *db;
 
 	tl_init(argv[0]);
 	while ((c = tl_getopt(argc, argv, "hlo:s:", longopts, usage)) != -1) {
@@ -184,10 +186,7 @@ int main(int argc, char **argv)
 		case 'D': o.ops = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
-		case 'l':
-			for (int i = 0; perfreport_names[i]; i++)
-				puts(perfreport_names[i]);
-			return 0;
+		case 'l': list = 1; break;
 		case 'o': o.dir = optarg; break;
 		case 's':
 			xgrow((void **)&o.sheets, &alloc, o.nsheets + 1, sizeof(*o.sheets));
@@ -196,8 +195,17 @@ int main(int argc, char **argv)
 		default: tl_usage(usage, 2);
 		}
 	}
-	check_opts(&o, argc - optind);
-	rval = run(optind < argc ? argv[optind] : NULL, &o);
+	db = opdb_load(o.ops);
+	if (list) {
+		for (int i = 0; perfreport_names[i]; i++)
+			puts(perfreport_names[i]);
+		perfsheet_each_name(db, print_name);
+		opdb_free(db);
+		return 0;
+	}
+	check_opts(&o, argc - optind, db);
+	rval = run(optind < argc ? argv[optind] : NULL, &o, db);
+	opdb_free(db);
 	free(o.sheets);
 	return rval;
 }

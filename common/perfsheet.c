@@ -382,9 +382,62 @@ static struct pstable *find_table(struct perfsheet *ps, const char *name)
 	return NULL;
 }
 
-int perfsheet_known(struct perfsheet *ps, const char *name)
+/* the sheet bases of the table, in order, each once */
+static size_t sheet_bases(const struct opdb *db, const char ***out)
 {
-	return find_table(ps, name) != NULL;
+	size_t n = 0, a = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < opdb_count(db); i++) {
+		const struct opdb_entry *e = opdb_at(db, i);
+		size_t j;
+		if (!strcmp(e->kind, "none") || !strcmp(e->sheet, "-"))
+			continue;
+		for (j = 0; j < n && strcmp((*out)[j], e->sheet); j++)
+			;
+		if (j == n) {
+			xgrow((void **)out, &a, n + 1, sizeof(**out));
+			(*out)[n++] = e->sheet;
+		}
+	}
+	return n;
+}
+
+void perfsheet_each_name(const struct opdb *db, void (*fn)(const char *name))
+{
+	const char **b;
+	size_t n = sheet_bases(db, &b);
+	char buf[256];
+
+	for (size_t i = 0; i < n; i++) {
+		if (in_list(single, b[i])) {
+			fn(b[i]);
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%s_fwd", b[i]);
+		fn(buf);
+		snprintf(buf, sizeof(buf), "%s_bwd", b[i]);
+		fn(buf);
+	}
+	free(b);
+}
+
+int perfsheet_exists(const struct opdb *db, const char *name)
+{
+	const char **b;
+	size_t n = sheet_bases(db, &b), len = strlen(name);
+	int found = 0;
+
+	for (size_t i = 0; i < n && !found; i++) {
+		size_t bl = strlen(b[i]);
+		if (in_list(single, b[i]))
+			found = !strcmp(name, b[i]);
+		else
+			found = len == bl + 4 && !strncmp(name, b[i], bl) &&
+				(!strcmp(name + bl, "_fwd") || !strcmp(name + bl, "_bwd"));
+	}
+	free(b);
+	return found;
 }
 
 /* ---- writing: summarize_df_perf_metrics (TP:669-875) ------------------ */

@@ -28,8 +28,11 @@ struct perfsheet;
 struct perfsheet *perfsheet_new(struct perfreport *pr, const struct arch *arch);
 void perfsheet_free(struct perfsheet *ps);
 const char *perfsheet_name(struct perfsheet *ps, size_t i);
-/* 1 if name is a per-category sheet of the op table (written or not) */
-int perfsheet_known(struct perfsheet *ps, const char *name);
+/* 1 if name is a per-category sheet some ops.tsv row leads to, without
+ * building anything (for checking -s options before reading input) */
+int perfsheet_exists(const struct opdb *db, const char *name);
+/* Calls fn for every per-category sheet name of the table, in order. */
+void perfsheet_each_name(const struct opdb *db, void (*fn)(const char *name));
 /* 0, or -1 for an unknown name */
 int perfsheet_write(struct perfsheet *ps, const char *name, struct sheet *sh);
 
