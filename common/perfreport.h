@@ -34,6 +34,11 @@ struct perfcols {
 	char compute_spec[64];
 	char *perf_params;	/* repr of the params dict, malloc'd; NULL = empty */
 	double kernel_us;	/* NaN: keep the busy time */
+	/* roofline (tl-perf --arch): has_rl 0 leaves the cells empty; any
+	 * row with one adds the Roofline columns to the sheet */
+	int has_rl;
+	double rl_time_us, rl_pct;
+	const char *rl_bound;	/* static string */
 };
 
 struct perfreport {

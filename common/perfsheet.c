@@ -765,6 +765,12 @@ void perfsheet_unified_cols(const struct treeperf *tp, const struct unirow *row,
 		out->perf_params = pm_params_dict(&w.r);
 		if (fwd >= 0)
 			out->kernel_us = w.kt;
+		if (w.has_rl) {
+			out->has_rl = 1;
+			out->rl_time_us = w.rl.time_us;
+			out->rl_pct = w.rl.pct;
+			out->rl_bound = w.rl.bound;
+		}
 	}
 	row_release(&w);
 }

@@ -44,6 +44,19 @@ test_expect_success '--arch MI300X adds roofline columns' '
 	assert abs(float(r["Pct Roofline_mean"]) - mem / 10 * 100) < 1e-12, r
 	PY
 '
+test_expect_success '--arch MI300X adds roofline columns to unified_perf_summary' '
+	tl-perf --csv --arch MI300X -s unified_perf_summary nodes >uni.csv &&
+	python3 - uni.csv <<-\PY
+	import csv, sys
+	rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))}
+	r = rows["aten::convolution"]
+	assert r["Roofline Bound"] == "MEMORY_BOUND", r
+	assert abs(float(r["Roofline Time (µs)_first"]) - 3120 / 5300e9 * 1e6) < 1e-15, r
+	# the sole-backward SDPA row: 3584 B of backward traffic over 8 µs
+	r = rows["autograd::engine::evaluate_function: ScaledDotProductFlashAttentionBackward0"]
+	assert abs(float(r["Pct Roofline_mean"]) - 3584 / 5300e9 * 1e6 / 8 * 100) < 1e-12, r
+	PY
+'
 test_expect_success '--arch auto picks MI300X from deviceProperties and says so' '
 	tl-perf --csv --arch auto -s SDPA_fwd nodes >sdpa.csv 2>err &&
 	grep -q "arch MI300X" err &&
