@@ -579,29 +579,46 @@ struct sdpa {
 static void sdpa_cfg(struct pm_ctx *c, struct sdpa *s, const char *layout)
 {
 	int q = (int)pm_opt_int(c, "q", 0), k = (int)pm_opt_int(c, "k", 1), v = (int)pm_opt_int(c, "v", 2);
-	/* positions of (B, H, N, d) in a 4-D shape */
-	int ib = 0, ih = 1, in = 2, id = 3;
+	/* positions of (B, H, N, d); HND: varlen (T, H, d) with B = 1 */
+	int ib = 0, ih = 1, in = 2, id = 3, rank = 4;
 	int64_t Bk, Bv, Hv, Nv;
 
 	if (is(layout, "BNHD")) {
 		ih = 2;
 		in = 1;
+	} else if (is(layout, "HND")) {
+		ib = -1;
+		ih = 1;
+		in = 0;
+		id = 2;
+		rank = 3;
 	}
-	s->B = pm_Dj(c, q, ib);
+	s->B = ib < 0 ? 1 : pm_Dj(c, q, ib);
 	s->HQ = pm_Dj(c, q, ih);
 	s->NQ = pm_Dj(c, q, in);
 	s->dqk = pm_Dj(c, q, id);
-	Bk = pm_Dj(c, k, ib);
+	Bk = ib < 0 ? 1 : pm_Dj(c, k, ib);
 	s->HKV = pm_Dj(c, k, ih);
 	s->NKV = pm_Dj(c, k, in);
-	Bv = pm_Dj(c, v, ib);
+	Bv = ib < 0 ? 1 : pm_Dj(c, v, ib);
 	Hv = pm_Dj(c, v, ih);
 	Nv = pm_Dj(c, v, in);
 	s->dv = pm_Dj(c, v, id);
-	if (pm_D(c, q)->n != 4 || pm_D(c, k)->n != 4 || pm_D(c, v)->n != 4)
-		pm_fail(c, PM_FAIL, "SDPA operands are not 4-D");
+	if (pm_D(c, q)->n != rank || pm_D(c, k)->n != rank || pm_D(c, v)->n != rank)
+		pm_fail(c, PM_FAIL, "SDPA operands have the wrong rank");
 	if (Bk != s->B || Bv != s->B || Hv != s->HKV || Nv != s->NKV || pm_Dj(c, k, id) != s->dqk)
 		pm_fail(c, PM_FAIL, "inconsistent SDPA shapes");
+}
+
+/* Evoformer Q (B, N_seq, N_res, H, d): N_seq folds into the batch */
+static void sdpa_evoformer(struct pm_ctx *c, struct sdpa *s)
+{
+	if (pm_D(c, 0)->n != 5)
+		pm_fail(c, PM_FAIL, "Evoformer Q is not 5-D");
+	s->B = pm_Dj(c, 0, 0) * pm_Dj(c, 0, 1);
+	s->NQ = s->NKV = pm_Dj(c, 0, 2);
+	s->HQ = s->HKV = pm_Dj(c, 0, 3);
+	s->dqk = s->dv = pm_Dj(c, 0, 4);
 }
 
 /* dropout=I (float()), I? (optional_float: '' → 0.0), '-' (0.0), absent */
@@ -646,22 +663,27 @@ static int sdpa_causal(struct pm_ctx *c)
 	return py_eval_bool(c, s ? s : "");
 }
 
-static double sdpa_flops_fwd(struct pm_ctx *c, const struct sdpa *s)
+static double sdpa_flops_n(struct pm_ctx *c, const struct sdpa *s, double NQ, double NKV)
 {
-	double f = (double)s->B * s->HQ * 2 * s->NQ * s->NKV * s->dqk +
-		   (double)s->B * s->HQ * 2 * s->NQ * s->NKV * s->dv;
+	double f = (double)s->B * s->HQ * 2 * NQ * NKV * s->dqk +
+		   (double)s->B * s->HQ * 2 * NQ * NKV * s->dv;
 
 	if (s->causal) {
-		if (s->NQ != s->NKV)
+		if (NQ != NKV)
 			return pm_fail(c, PM_FAIL, "causal attention with N_Q != N_KV");
 		f /= 2;
 	}
 	return f;
 }
 
-static double sdpa_flops_bwd(struct pm_ctx *c, const struct sdpa *s)
+static double sdpa_flops_fwd(struct pm_ctx *c, const struct sdpa *s)
 {
-	double B = (double)s->B, HQ = (double)s->HQ, NQ = (double)s->NQ, NKV = (double)s->NKV;
+	return sdpa_flops_n(c, s, (double)s->NQ, (double)s->NKV);
+}
+
+static double sdpa_bwd_n(struct pm_ctx *c, const struct sdpa *s, double NQ, double NKV)
+{
+	double B = (double)s->B, HQ = (double)s->HQ;
 	double gqa = (double)(s->HKV ? s->HQ / s->HKV : 0) - 1;
 	double f = (s->flash ? B * HQ * 2 * NQ * NKV * s->dqk : 0) +
 		   B * HQ * 2 * NKV * NQ * s->dv + B * NKV * s->dv * gqa +
@@ -670,11 +692,36 @@ static double sdpa_flops_bwd(struct pm_ctx *c, const struct sdpa *s)
 		   B * HQ * 2 * NKV * NQ * s->dqk + B * NKV * s->dqk * gqa;
 
 	if (s->causal) {
-		if (s->NQ != s->NKV)
+		if (NQ != NKV)
 			return pm_fail(c, PM_FAIL, "causal attention with N_Q != N_KV");
 		f /= 2;
 	}
 	return f;
+}
+
+static double sdpa_flops_bwd(struct pm_ctx *c, const struct sdpa *s)
+{
+	return sdpa_bwd_n(c, s, (double)s->NQ, (double)s->NKV);
+}
+
+/*
+ * flash_attn varlen: the longest sequence plus (n - 1) equal others, the
+ * lower bound TraceLens takes since only the count and the max are known.
+ */
+static double sdpa_varlen_flops(struct pm_ctx *c, const struct sdpa *s, int bwd,
+				double nsq, double nskv, double maxq, double maxkv)
+{
+	double (*f)(struct pm_ctx *, const struct sdpa *, double, double) =
+		bwd ? sdpa_bwd_n : sdpa_flops_n;
+	double acc = f(c, s, maxq, maxkv);
+
+	if (nsq > 1) {
+		if (nskv - 1 == 0)
+			return pm_fail(c, PM_FAIL, "float floor division by zero");
+		acc += (nsq - 1) * f(c, s, floor((s->NQ - maxq) / (nsq - 1)),
+				      floor((s->NKV - maxkv) / (nskv - 1)));
+	}
+	return acc;
 }
 
 void pmk_sdpa(struct pm_ctx *c)
@@ -684,15 +731,27 @@ void pmk_sdpa(struct pm_ctx *c)
 	double dropout, flops, bytes, b = 2;
 	int has_dropout, bwdmode = pm_opt(c, "mode", buf, sizeof(buf)) && is(buf, "bwd");
 	const char *dt[2];
-	int ndt = 0;
+	int ndt = 0, varlen = 0, evo = 0;
+	double nsq = 0, nskv = 0, maxq = 0, maxkv = 0;
 
 	if (pm_opt(c, "var", buf, sizeof(buf))) {
-		pm_fail(c, PM_NOTIMPL, "SDPA variant not implemented in tl");
-		return;
+		varlen = is(buf, "varlen");
+		evo = is(buf, "evoformer");
+		if (!varlen && !evo)
+			return (void)pm_fail(c, PM_NOTIMPL, "SDPA variant not implemented in tl");
 	}
 	if (!pm_opt(c, "layout", layout, sizeof(layout)))
 		snprintf(layout, sizeof(layout), "BHND");
-	sdpa_cfg(c, &s, layout);
+	if (evo)
+		sdpa_evoformer(c, &s);
+	else
+		sdpa_cfg(c, &s, layout);
+	if (varlen) {
+		nsq = (double)pm_Dj(c, (int)pm_opt_int(c, "nsq", 3), 0) - 1;
+		nskv = (double)pm_Dj(c, (int)pm_opt_int(c, "nskv", 4), 0) - 1;
+		maxq = py_float(c, pm_C(c, (int)pm_opt_int(c, "maxq", 5)));
+		maxkv = py_float(c, pm_C(c, (int)pm_opt_int(c, "maxkv", 6)));
+	}
 	has_dropout = sdpa_dropout(c, &dropout);
 	s.causal = sdpa_causal(c);
 	s.flash = (int)pm_opt_int(c, "flash", 0);
@@ -715,22 +774,38 @@ void pmk_sdpa(struct pm_ctx *c)
 		pm_p_float(c, "dropout", dropout);
 	pm_p_bool(c, "causal", s.causal);
 	pm_p_bool(c, "flash_impl", s.flash);
-	if (ndt)
+	if (ndt && evo) {
+		/* a list here, [dtype], not a tuple */
+		char *r = pm_repr_str(dt[0] ? dt[0] : "None"), buf2[96];
+		snprintf(buf2, sizeof(buf2), "[%s]", dt[0] ? r : "None");
+		pm_p_obj(c, "dtype_A_B", buf2);
+		free(r);
+	} else if (ndt) {
 		p_types(c, "dtype_A_B", dt, ndt);
+	}
+	if (varlen) {
+		pm_p_int(c, "num_seqs_q", (int64_t)nsq);
+		pm_p_int(c, "num_seqs_kv", (int64_t)nskv);
+		pm_p_float(c, "max_seqlen_q", maxq);
+		pm_p_float(c, "max_seqlen_kv", maxkv);
+	}
 
 	if (bwdmode || c->bwd) {
 		/* explicit backward ops size by their dtype (bpe=dtype) or 2;
 		 * the bwd pass of a forward op calls bytes_bwd() → 2 */
 		if (bwdmode && !c->bwd && pm_opt(c, "bpe", buf, sizeof(buf)) && is(buf, "dtype"))
 			b = bpe(pm_T(c, 0));
-		flops = sdpa_flops_bwd(c, &s);
+		/* the bwd pass of a varlen forward uses the base formula */
+		flops = varlen && !c->bwd ? sdpa_varlen_flops(c, &s, 1, nsq, nskv, maxq, maxkv)
+					  : sdpa_flops_bwd(c, &s);
 		bytes = b < 0 ? NONE : (2.0 * s.B * s.NQ * s.HQ * s.dqk + 2.0 * s.B * s.NKV * s.HKV * s.dqk +
 					2.0 * s.B * s.NKV * s.HKV * s.dv + (double)s.B * s.NQ * s.HQ * s.dv) * b;
 		if (b < 0)
 			pm_fail(c, PM_FAIL, "unknown dtype size");
 	} else {
 		/* TraceLens quirk: bytes() is called without bpe → 2 for all */
-		flops = sdpa_flops_fwd(c, &s);
+		flops = varlen ? sdpa_varlen_flops(c, &s, 0, nsq, nskv, maxq, maxkv)
+			       : sdpa_flops_fwd(c, &s);
 		bytes = ((double)s.B * s.NQ * s.HQ * s.dqk + (double)s.B * s.NKV * s.HKV * s.dqk +
 			 (double)s.B * s.NKV * s.HKV * s.dv + (double)s.B * s.NQ * s.HQ * s.dv) * 2;
 	}

@@ -216,6 +216,22 @@ static void test_sdpa(void)
 	metrics("flash_attn GQA backward pass", 41216, 5120, "matrix_bf16");
 	tap_str(param("H_KV"), "2", "H_KV from BNHD k");
 	tap_str(param("q_stride"), "(512, 64, 16, 1)", "q_stride param");
+	/* varlen, 3 sequences in 96 tokens, max 64: F(64,64) + 2·F(16,16) with
+	 * F(n,m) = 2 terms of 2·2·n·m·8 = 64·n·m; bytes 4·(96·2·8)·2 */
+	run("flash_attn::_flash_attn_varlen_forward",
+	    "[[96,2,8],[96,2,8],[96,2,8],[4],[4],[],[],[],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"int\",\"int\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+	    "[[16,8,1],[16,8,1],[16,8,1],[1],[1],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"\",\"\",\"64\",\"64\",\"0.0\",\"0.125\",\"False\"]", 0, NULL);
+	metrics("flash_attn varlen", 294912, 12288, "matrix_bf16");
+	tap_str(param("max_seqlen_q"), "64.0", "max_seqlen_q is a float");
+	tap_str(param("num_seqs_q"), "3", "num_seqs_q from cu_seqlens");
+	/* Evoformer (1,4,16,2,8): B = 4; 2·(4·2·2·16·16·8); 4·(4·16·2·8)·2 */
+	run("EvoformerAttention", "[[1,4,16,2,8],[1,4,16,2,8],[1,4,16,2,8],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"\",\"\"]", "", "[]", 0, NULL);
+	metrics("Evoformer attention", 65536, 8192, "matrix_bf16");
+	tap_str(param("dtype_A_B"), "['c10::BFloat16']", "Evoformer dtype_A_B is a list");
+	tap_str(param("dropout"), "(absent)", "Evoformer has no dropout param");
 	run("flash_attn::_flash_attn_forward", "[[1,8,4,16],[2,8,2,16],[1,8,2,16]]",
 	    "[\"float\",\"float\",\"float\"]", "", "[\"\",\"\",\"\",\"0.0\",\"0.1\",\"False\"]", 0, NULL);
 	tap_ok(r.status == PM_FAIL, "batch mismatch between q and k fails");
