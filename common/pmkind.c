@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dtype.h"
 #include "pmargs.h"
@@ -329,11 +330,22 @@ static void gemm_params(struct pm_ctx *c, const struct gemm *g, const char *pres
 	pm_p_int(c, "N", g->N);
 	pm_p_int(c, "K", g->K);
 	pm_p_bool(c, "bias", g->bias);
-	if (is(preset, "mm") || is(preset, "bmm")) {
+	if (is(preset, "mm") || is(preset, "bmm") || is(preset, "scaled2")) {
+		char v[16];
+		if (pm_opt(c, "var", v, sizeof(v)) && is(v, "te_gemm_ts"))
+			ib = 5;
+		else if (is(preset, "scaled2"))
+			ib = is(v, "a4w4") ? 1 : 2;
 		pm_p_obj(c, "stride_A", pm_S(c, ia));
 		pm_p_obj(c, "stride_B", pm_S(c, ib));
 	}
 	p_types(c, "dtype_A_B", g->dt, g->ndt);
+	if (is(preset, "scaled2")) {
+		char v[16];
+		int a4 = pm_opt(c, "var", v, sizeof(v)) && is(v, "a4w4");
+		pm_p_str(c, "dtype_scaleA", c->in.ntypes > (a4 ? 2 : 1) ? c->in.types[a4 ? 2 : 1] : NULL);
+		pm_p_str(c, "dtype_scaleB", c->in.ntypes > 3 ? c->in.types[3] : NULL);
+	}
 	if (is(preset, "blockscale")) {
 		int64_t os[2] = { g->M, g->N };
 		p_ints(c, "output_shape", os, 2);
@@ -343,27 +355,146 @@ static void gemm_params(struct pm_ctx *c, const struct gemm *g, const char *pres
 		pm_p_int(c, "B", 1);
 }
 
+/* TraceLens parse_bool: '', '0', 'false' and absent are False */
+static int py_parse_bool(const char *s)
+{
+	if (!s || !*s || is(s, "0") || !strcasecmp(s, "false"))
+		return 0;
+	return 1;
+}
+
+/* tex_ts::te_gemm_ts: A=D0, B=D5, out=D10, transposes in C4/C9, bias C14 */
+static void gemm_te(struct pm_ctx *c, struct gemm *g)
+{
+	int ta = is(pm_C(c, 4), "1"), tb = is(pm_C(c, 9), "1");
+
+	g->B = 1;
+	g->M = pm_Dj(c, 0, ta ? 0 : 1);
+	g->K = pm_Dj(c, 0, ta ? 1 : 0);
+	g->N = pm_Dj(c, 5, tb ? 1 : 0);
+	g->bias = *pm_C(c, 14) != '\0';
+	g->dt[0] = pm_T(c, 0);
+	g->dt[1] = pm_T(c, 5);
+	g->dt[2] = pm_T(c, 10);
+	g->dt[3] = pm_T(c, 18);
+	g->ndt = 4;
+	g->ba = bpe(g->dt[0]);
+	g->bb = bpe(g->dt[1]);
+	g->bout = bpe(g->dt[2]);
+	g->bbias = bpe(g->dt[3]);
+}
+
+/* hipBLASLt fp8/fp4 (primus_turbo) and aiter a4w4: A, B and their scales */
+static void gemm_scaled(struct pm_ctx *c, struct gemm *g, const char *v)
+{
+	int a4 = is(v, "a4w4");
+	int ia = 0, ib = a4 ? 1 : 2;
+	int ta = 0, tb = 1;
+
+	if (!a4) {
+		int tc;
+		ta = c->in.nconc > 5 && py_parse_bool(c->in.conc[5]);
+		tb = c->in.nconc > 6 && py_parse_bool(c->in.conc[6]);
+		tc = c->in.nconc > 7 && py_parse_bool(c->in.conc[7]);
+		if (tc) {	/* C^T = B^T A^T */
+			int t = ia;
+			ia = ib;
+			ib = t;
+			t = ta;
+			ta = !tb;
+			tb = !t;
+		}
+	}
+	g->B = 1;
+	g->M = pm_Dj(c, ia, ta ? 1 : 0);
+	g->K = pm_Dj(c, ia, ta ? 0 : 1) * pm_opt_int(c, "kmul", 1);
+	g->N = pm_Dj(c, ib, tb ? 0 : 1);
+	g->dt[0] = pm_T(c, 0);
+	g->dt[1] = pm_T(c, a4 ? 1 : 2);
+	g->ndt = 2;
+	g->ba = bpe(g->dt[0]);
+	g->bb = bpe(g->dt[1]);
+	g->bout = g->bbias = g->ba == 1 ? 2 : g->ba;
+}
+
+/* sglang batched a8w8: B, N from the weight; M from the activation */
+static void gemm_batched_a8w8(struct pm_ctx *c, struct gemm *g)
+{
+	g->B = pm_Dj(c, 1, 0);
+	g->N = pm_Dj(c, 1, 1);
+	g->K = pm_Dj(c, 0, 2);
+	g->M = pm_Dj(c, 0, 0) == g->B ? pm_Dj(c, 0, 1) : pm_Dj(c, 0, 0);
+	g->dt[0] = pm_T(c, 0);
+	g->dt[1] = pm_T(c, 1);
+	g->ndt = 2;
+	g->ba = bpe(g->dt[0]);
+	g->bb = bpe(g->dt[1]);
+	g->bout = g->bbias = 2;
+}
+
+/* the rows with var=: one of the class-specific layouts above */
+static int gemm_variant(struct pm_ctx *c, const char *v, struct gemm *g, const char **preset)
+{
+	if (is(v, "te_gemm_ts")) {
+		gemm_te(c, g);
+		*preset = "mm";
+	} else if (is(v, "hipblaslt") || is(v, "a4w4")) {
+		gemm_scaled(c, g, v);
+		*preset = "scaled2";
+	} else if (is(v, "batched_a8w8")) {
+		gemm_batched_a8w8(c, g);
+		*preset = "ext";
+	} else {
+		return pm_fail(c, PM_NOTIMPL, "GEMM variant not implemented in tl");
+	}
+	return 1;
+}
+
+/* MX fp4 GEMM bytes: packed operands, one scale per 32 of K, bf16 out */
+static double gemm_mx_bytes(struct pm_ctx *c, const struct gemm *g)
+{
+	double sa, sb, kb = ceil((double)g->K / 32);
+	const char *v = NULL;
+	char buf[16];
+
+	v = pm_opt(c, "var", buf, sizeof(buf));
+	/* scale dtypes: hipBLASLt T1/T3, a4w4 T2/T3 */
+	sa = bpe(c->in.ntypes > (is(v, "a4w4") ? 2 : 1) ? c->in.types[is(v, "a4w4") ? 2 : 1] : NULL);
+	sb = bpe(c->in.ntypes > 3 ? c->in.types[3] : NULL);
+	if (sa < 0)
+		sa = 1;
+	if (sb < 0)
+		sb = 1;
+	if (g->ba < 0 || g->bb < 0)
+		return NONE;
+	return (double)g->M * floor((double)g->K / 2) * g->ba + (double)g->N * floor((double)g->K / 2) * g->bb +
+	       (double)g->M * kb * sa + (double)g->N * kb * sb + (double)g->M * g->N * 2;
+}
+
 void pmk_gemm(struct pm_ctx *c)
 {
 	struct gemm g = { 0 };
 	char preset[16], prec[16], buf[32];
+	const char *vp = NULL;
 	double flops, bytes;
 	char *tr;
 
-	if (pm_opt(c, "var", buf, sizeof(buf))) {
-		pm_fail(c, PM_NOTIMPL, "GEMM variant not implemented in tl");
-		return;
-	}
 	if (c->bwd) {	/* GEMM has no bwd_category; its classes raise */
 		pm_fail(c, PM_NOTIMPL, "backward pass for GEMM is not defined");
 		return;
 	}
-	gemm_shapes(c, &g);
-	g.bias = gemm_bias(c);
-	g.ndt = type_slice(c, pm_opt(c, "dt", buf, sizeof(buf)) ? buf : "0,1", g.dt, 4);
-	gemm_bpe(c, &g);
-	if (!pm_opt(c, "params", preset, sizeof(preset)))
-		snprintf(preset, sizeof(preset), "mm");
+	if (pm_opt(c, "var", buf, sizeof(buf))) {
+		if (!gemm_variant(c, buf, &g, &vp))
+			return;
+		snprintf(preset, sizeof(preset), "%s", vp);
+	} else {
+		gemm_shapes(c, &g);
+		g.bias = gemm_bias(c);
+		g.ndt = type_slice(c, pm_opt(c, "dt", buf, sizeof(buf)) ? buf : "0,1", g.dt, 4);
+		gemm_bpe(c, &g);
+		if (!pm_opt(c, "params", preset, sizeof(preset)))
+			snprintf(preset, sizeof(preset), "mm");
+	}
 	gemm_params(c, &g, preset);
 	tr = gemm_transpose(c);
 	if (tr) {
@@ -371,7 +502,9 @@ void pmk_gemm(struct pm_ctx *c)
 		free(tr);
 	}
 	flops = (double)g.B * (2.0 * g.M * g.N * g.K + (g.bias ? (double)g.M * g.N : 0));
-	if (g.ba < 0 || g.bb < 0 || g.bbias < 0 || g.bout < 0)
+	if (pm_opt_int(c, "mx", 0))
+		bytes = gemm_mx_bytes(c, &g);
+	else if (g.ba < 0 || g.bb < 0 || g.bbias < 0 || g.bout < 0)
 		bytes = NONE;
 	else
 		bytes = (double)g.B * ((double)g.M * g.K * g.ba + (double)g.K * g.N * g.bb +

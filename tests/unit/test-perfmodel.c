@@ -142,6 +142,27 @@ static void test_gemm(void)
 	       "GEMM backward pass raises NotImplementedError");
 	tap_ok(run("aten::mm", "[[4,4]]", "[\"float\"]", "", "[]", 0, NULL) == PM_FAIL,
 	       "mm with one operand fails");
+	/* TransformerEngine te_gemm_ts, no transposes: M = A[1], K = A[0],
+	 * N = B[0]; 2·16·8·32 = 8192; 16·32·1 + 32·8·1 + 16·8·2 = 1024 */
+	run("tex_ts::te_gemm_ts",
+	    "[[32,16],[],[],[],[],[8,32],[],[],[],[],[16,8],[],[],[],[],[],[],[],[]]",
+	    "[\"c10::Float8_e4m3fn\",\"\",\"\",\"\",\"\",\"c10::Float8_e4m3fn\",\"\",\"\",\"\",\"\",\"c10::BFloat16\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"c10::BFloat16\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"0\",\"\",\"\",\"\",\"\",\"0\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("te_gemm_ts fp8", 8192, 1024, "matrix_fp8");
+	tap_str(param("dtype_A_B"), "('c10::Float8_e4m3fn', 'c10::Float8_e4m3fn', 'c10::BFloat16', 'c10::BFloat16')",
+		"te_gemm_ts dtype_A_B has A, B, out, bias");
+	/* hipBLASLt fp8: A (64,128), B (128,32); out bf16: 8192 + 4096 + 64·32·2 */
+	run("primus_turbo::hipblaslt_gemm_fp8", "[[64,128],[],[128,32],[],[],[],[],[]]",
+	    "[\"c10::Float8_e4m3fnuz\",\"float\",\"c10::Float8_e4m3fnuz\",\"float\",\"\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"False\",\"False\",\"False\"]", 0, NULL);
+	metrics("hipblaslt fp8", 524288, 16384, "matrix_fp8");
+	tap_str(param("dtype_scaleA"), "float", "hipblaslt dtype_scaleA");
+	/* a4w4: K = 64·2; 16·64 + 32·64 + (16 + 32)·ceil(128/32)·1 + 16·32·2 = 4288 */
+	run("aiter::gemm_a4w4", "[[16,64],[32,64],[16,4],[32,4],[]]",
+	    "[\"c10::Float4_e2m1fn_x2\",\"c10::Float4_e2m1fn_x2\",\"c10::Float8_e8m0fnu\",\"c10::Float8_e8m0fnu\",\"\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("a4w4 fp4", 131072, 4288, "matrix_fp4");
+	tap_str(param("K"), "128", "a4w4 K unpacked");
 	/* vllm_rocm_unquantized_gemm: N from the weight [N,K]; bias D[2] */
 	run("vllm::rocm_unquantized_gemm", "[[8,16],[32,16],[32]]",
 	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
