@@ -144,6 +144,23 @@ static int check_links(struct nodeset *ns)
 	return 0;
 }
 
+/* The first GPU's name from "#top SRC deviceProperties JSON", for picking
+ * a roofline table; NULL for other keys or no name. */
+static const char *device_name(struct nodeset *ns, const char *l)
+{
+	const char *p = strchr(l + 4, '\t'), *q;
+
+	if (!p || strncmp(p + 1, "deviceProperties\t", 17))
+		return NULL;
+	if (!(p = strstr(p, "\"name\":\"")))
+		return NULL;
+	p += 8;
+	for (q = p; *q && *q != '"'; q++)
+		if (*q == '\\' && q[1])
+			q++;
+	return strpool_str(ns->sp, strpool_intern(ns->sp, p, (size_t)(q - p)));
+}
+
 static int read_all(struct nodeset *ns, struct stream *s)
 {
 	int col[NCOL], r, sources = 0;
@@ -165,6 +182,8 @@ static int read_all(struct nodeset *ns, struct stream *s)
 					stream_name(s), stream_lineno(s));
 				return -1;
 			}
+			if (!strncmp(l, "top\t", 4) && !ns->device)
+				ns->device = device_name(ns, l);
 			if (!strncmp(l, "source\t", 7) && strchr(l + 7, '\t'))
 				ns->source = strpool_str(ns->sp, strpool_intern(ns->sp,
 					strchr(l + 7, '\t') + 1, strlen(strchr(l + 7, '\t') + 1)));

@@ -48,6 +48,7 @@ struct nodeset {
 	size_t n;
 	struct strpool *sp;
 	const char *source;	/* the #source name, or the input's name */
+	const char *device;	/* deviceProperties[0].name (#top), or NULL */
 	/* metadata rows (ph "M"), in file order */
 	struct nodeset_meta { uint32_t pid, tid, key, value; } *meta;
 	size_t nmeta;

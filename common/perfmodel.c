@@ -422,7 +422,7 @@ static void add_param(struct pm_ctx *c, const char *key, enum pm_vkind k, char *
 	struct pm_result *r = c->r;
 
 	xgrow((void **)&r->param, &r->aparam, r->nparam + 1, sizeof(*r->param));
-	r->param[r->nparam].key = key;
+	r->param[r->nparam].key = xstrdup(key);
 	r->param[r->nparam].kind = k;
 	r->param[r->nparam].repr = repr;
 	r->param[r->nparam].str = text ? text : k == PV_NONE ? xstrdup("") : xstrdup(repr);
@@ -612,6 +612,7 @@ void perfmodel_compute(const struct opdb_entry *e, const struct pm_args *a,
 void pm_result_release(struct pm_result *r)
 {
 	for (size_t i = 0; i < r->nparam; i++) {
+		free(r->param[i].key);
 		free(r->param[i].repr);
 		free(r->param[i].str);
 	}

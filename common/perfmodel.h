@@ -45,7 +45,7 @@ enum pm_status {
 enum pm_vkind { PV_NONE, PV_INT, PV_FLOAT, PV_BOOL, PV_STR, PV_OBJ };
 
 struct pm_param {
-	const char *key;	/* static */
+	char *key;
 	enum pm_vkind kind;
 	char *repr;		/* Python repr(); "None" for PV_NONE */
 	char *str;		/* str() as pandas writes the cell: strings

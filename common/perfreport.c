@@ -229,6 +229,13 @@ static void kernel_summary_cells(const struct perfreport *pr, uint32_t *const *l
 	free(ks);
 }
 
+void perfreport_kernel_cells(const struct perfreport *pr, uint32_t *const *lists,
+			     const uint32_t *lens, size_t nrows,
+			     struct pystr *full, struct pystr *trunc)
+{
+	kernel_summary_cells(pr, lists, lens, nrows, full, trunc);
+}
+
 /* ---- shared aggregation helpers -------------------------------------- */
 
 struct agg {
@@ -869,8 +876,29 @@ struct ugroup {
 	struct perfcols *pc;	/* per row */
 };
 
+/* Roofline Time (µs)_first, Roofline Bound, Pct Roofline_* of a group */
+static void roofline_cells(struct sheet *sh, const struct ugroup *ug, double *v)
+{
+	size_t n = ug->n, j;
+	const char *bound = NULL;
+	struct agg pa;
+
+	for (j = 0; j < n; j++)
+		v[j] = ug->pc[j].has_rl ? ug->pc[j].rl_time_us : NAN;
+	sheet_float(sh, first_num(v, n));
+	for (j = 0; j < n && !bound; j++)
+		if (ug->pc[j].has_rl)
+			bound = ug->pc[j].rl_bound;
+	cell_opt(sh, bound);
+	for (j = 0; j < n; j++)
+		v[j] = ug->pc[j].has_rl ? ug->pc[j].rl_pct : NAN;
+	agg_nan(v, n, &pa);
+	sheet_float(sh, pa.mean); sheet_float(sh, pa.median); sheet_float(sh, pa.std);
+	sheet_float(sh, pa.min); sheet_float(sh, pa.max);
+}
+
 static void write_unified_group(struct perfreport *pr, struct sheet *sh,
-				const struct ugroup *ug, double total, double *cum)
+				const struct ugroup *ug, double total, double *cum, int rl)
 {
 	const struct treeperf *tp = pr->tp;
 	const struct unirow *r0 = &tp->uni[ug->rows[0]];
@@ -921,6 +949,8 @@ static void write_unified_group(struct perfreport *pr, struct sheet *sh,
 	sheet_float(sh, tb.median); sheet_float(sh, tb.min); sheet_float(sh, tb.max);
 	sheet_float(sh, tf.median); sheet_float(sh, tf.min); sheet_float(sh, tf.max);
 	sheet_float(sh, ka.median); sheet_float(sh, ka.min); sheet_float(sh, ka.max);
+	if (rl)
+		roofline_cells(sh, ug, v);
 	kernel_summary_cells(pr, lists, lens, n, &full, &trunc);
 	sheet_strn(sh, full.buf, full.len);
 	sheet_strn(sh, trunc.buf ? trunc.buf : "", trunc.len);
@@ -946,12 +976,18 @@ static int write_unified(struct perfreport *pr, struct sheet *sh)
 		"Kernel Time (µs)_median", "Kernel Time (µs)_min", "Kernel Time (µs)_max",
 		"kernel_details_summary", "trunc_kernel_details", "perf_params",
 		"has_perf_model", "Percentage (%)", "Cumulative Percentage (%)" };
+	static const char *const roof[] = { "Roofline Time (µs)_first", "Roofline Bound",
+		"Pct Roofline_mean", "Pct Roofline_median", "Pct Roofline_std",
+		"Pct Roofline_min", "Pct Roofline_max" };
+	const char *hdr[sizeof(cols) / sizeof(cols[0]) + 7];
+	size_t nh = 0, kd = 37;	/* kd: index of kernel_details_summary */
 	struct treeperf *tp = pr->tp;
 	struct groupby *g = groupby_new();
 	struct pystr k = {0};
 	struct perfcols *pc;
 	struct ugroup *ug;
 	size_t ng, i, j, *o;
+	int rl = 0;
 	double *ksum, total = 0, cum = 0;
 	uint32_t *exuid;
 
@@ -963,6 +999,7 @@ static int write_unified(struct perfreport *pr, struct sheet *sh)
 		pc[i].kernel_us = NAN;
 		if (pr->perf_cols)
 			pr->perf_cols(tp, r, &pc[i], pr->perf_ctx);
+		rl |= pc[i].has_rl;
 		group_key(pr, r->uid, r->name, r->category, &k);
 		groupby_add(g, k.buf, k.len, i);
 	}
@@ -986,9 +1023,15 @@ static int write_unified(struct perfreport *pr, struct sheet *sh)
 		free(kt);
 	}
 	o = order_desc(ksum, exuid, ng);
-	sheet_header(sh, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		if (i == kd && rl)
+			for (j = 0; j < 7; j++)
+				hdr[nh++] = roof[j];
+		hdr[nh++] = cols[i];
+	}
+	sheet_header(sh, hdr, nh);
 	for (i = 0; i < ng; i++)
-		write_unified_group(pr, sh, &ug[o[i]], total, &cum);
+		write_unified_group(pr, sh, &ug[o[i]], total, &cum, rl);
 	for (i = 0; i < ng; i++)
 		free(ug[i].pc);
 	for (i = 0; i < tp->nuni; i++)

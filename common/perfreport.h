@@ -34,6 +34,11 @@ struct perfcols {
 	char compute_spec[64];
 	char *perf_params;	/* repr of the params dict, malloc'd; NULL = empty */
 	double kernel_us;	/* NaN: keep the busy time */
+	/* roofline (tl-perf --arch): has_rl 0 leaves the cells empty; any
+	 * row with one adds the Roofline columns to the sheet */
+	int has_rl;
+	double rl_time_us, rl_pct;
+	const char *rl_bound;	/* static string */
 };
 
 struct perfreport {
@@ -54,5 +59,15 @@ void perfreport_free(struct perfreport *pr);
 int perfreport_known(const char *sheet);
 int perfreport_wanted(const struct perfreport *pr, const char *sheet);
 int perfreport_write(struct perfreport *pr, const char *sheet, struct sheet *sh);
+
+/*
+ * TraceLens's _summarize_kernel_stats over nrows kernel lists (GPU event
+ * uids), for other sheets that print kernel details (common/perfsheet):
+ * appends the summary cell to full and trunc_kernel_details to trunc.
+ */
+struct pystr;
+void perfreport_kernel_cells(const struct perfreport *pr, uint32_t *const *lists,
+			     const uint32_t *lens, size_t nrows,
+			     struct pystr *full, struct pystr *trunc);
 
 #endif

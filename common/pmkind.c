@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dtype.h"
 #include "pmargs.h"
@@ -329,11 +330,22 @@ static void gemm_params(struct pm_ctx *c, const struct gemm *g, const char *pres
 	pm_p_int(c, "N", g->N);
 	pm_p_int(c, "K", g->K);
 	pm_p_bool(c, "bias", g->bias);
-	if (is(preset, "mm") || is(preset, "bmm")) {
+	if (is(preset, "mm") || is(preset, "bmm") || is(preset, "scaled2")) {
+		char v[16];
+		if (pm_opt(c, "var", v, sizeof(v)) && is(v, "te_gemm_ts"))
+			ib = 5;
+		else if (is(preset, "scaled2"))
+			ib = is(v, "a4w4") ? 1 : 2;
 		pm_p_obj(c, "stride_A", pm_S(c, ia));
 		pm_p_obj(c, "stride_B", pm_S(c, ib));
 	}
 	p_types(c, "dtype_A_B", g->dt, g->ndt);
+	if (is(preset, "scaled2")) {
+		char v[16];
+		int a4 = pm_opt(c, "var", v, sizeof(v)) && is(v, "a4w4");
+		pm_p_str(c, "dtype_scaleA", c->in.ntypes > (a4 ? 2 : 1) ? c->in.types[a4 ? 2 : 1] : NULL);
+		pm_p_str(c, "dtype_scaleB", c->in.ntypes > 3 ? c->in.types[3] : NULL);
+	}
 	if (is(preset, "blockscale")) {
 		int64_t os[2] = { g->M, g->N };
 		p_ints(c, "output_shape", os, 2);
@@ -343,27 +355,146 @@ static void gemm_params(struct pm_ctx *c, const struct gemm *g, const char *pres
 		pm_p_int(c, "B", 1);
 }
 
+/* TraceLens parse_bool: '', '0', 'false' and absent are False */
+static int py_parse_bool(const char *s)
+{
+	if (!s || !*s || is(s, "0") || !strcasecmp(s, "false"))
+		return 0;
+	return 1;
+}
+
+/* tex_ts::te_gemm_ts: A=D0, B=D5, out=D10, transposes in C4/C9, bias C14 */
+static void gemm_te(struct pm_ctx *c, struct gemm *g)
+{
+	int ta = is(pm_C(c, 4), "1"), tb = is(pm_C(c, 9), "1");
+
+	g->B = 1;
+	g->M = pm_Dj(c, 0, ta ? 0 : 1);
+	g->K = pm_Dj(c, 0, ta ? 1 : 0);
+	g->N = pm_Dj(c, 5, tb ? 1 : 0);
+	g->bias = *pm_C(c, 14) != '\0';
+	g->dt[0] = pm_T(c, 0);
+	g->dt[1] = pm_T(c, 5);
+	g->dt[2] = pm_T(c, 10);
+	g->dt[3] = pm_T(c, 18);
+	g->ndt = 4;
+	g->ba = bpe(g->dt[0]);
+	g->bb = bpe(g->dt[1]);
+	g->bout = bpe(g->dt[2]);
+	g->bbias = bpe(g->dt[3]);
+}
+
+/* hipBLASLt fp8/fp4 (primus_turbo) and aiter a4w4: A, B and their scales */
+static void gemm_scaled(struct pm_ctx *c, struct gemm *g, const char *v)
+{
+	int a4 = is(v, "a4w4");
+	int ia = 0, ib = a4 ? 1 : 2;
+	int ta = 0, tb = 1;
+
+	if (!a4) {
+		int tc;
+		ta = c->in.nconc > 5 && py_parse_bool(c->in.conc[5]);
+		tb = c->in.nconc > 6 && py_parse_bool(c->in.conc[6]);
+		tc = c->in.nconc > 7 && py_parse_bool(c->in.conc[7]);
+		if (tc) {	/* C^T = B^T A^T */
+			int t = ia;
+			ia = ib;
+			ib = t;
+			t = ta;
+			ta = !tb;
+			tb = !t;
+		}
+	}
+	g->B = 1;
+	g->M = pm_Dj(c, ia, ta ? 1 : 0);
+	g->K = pm_Dj(c, ia, ta ? 0 : 1) * pm_opt_int(c, "kmul", 1);
+	g->N = pm_Dj(c, ib, tb ? 0 : 1);
+	g->dt[0] = pm_T(c, 0);
+	g->dt[1] = pm_T(c, a4 ? 1 : 2);
+	g->ndt = 2;
+	g->ba = bpe(g->dt[0]);
+	g->bb = bpe(g->dt[1]);
+	g->bout = g->bbias = g->ba == 1 ? 2 : g->ba;
+}
+
+/* sglang batched a8w8: B, N from the weight; M from the activation */
+static void gemm_batched_a8w8(struct pm_ctx *c, struct gemm *g)
+{
+	g->B = pm_Dj(c, 1, 0);
+	g->N = pm_Dj(c, 1, 1);
+	g->K = pm_Dj(c, 0, 2);
+	g->M = pm_Dj(c, 0, 0) == g->B ? pm_Dj(c, 0, 1) : pm_Dj(c, 0, 0);
+	g->dt[0] = pm_T(c, 0);
+	g->dt[1] = pm_T(c, 1);
+	g->ndt = 2;
+	g->ba = bpe(g->dt[0]);
+	g->bb = bpe(g->dt[1]);
+	g->bout = g->bbias = 2;
+}
+
+/* the rows with var=: one of the class-specific layouts above */
+static int gemm_variant(struct pm_ctx *c, const char *v, struct gemm *g, const char **preset)
+{
+	if (is(v, "te_gemm_ts")) {
+		gemm_te(c, g);
+		*preset = "mm";
+	} else if (is(v, "hipblaslt") || is(v, "a4w4")) {
+		gemm_scaled(c, g, v);
+		*preset = "scaled2";
+	} else if (is(v, "batched_a8w8")) {
+		gemm_batched_a8w8(c, g);
+		*preset = "ext";
+	} else {
+		return pm_fail(c, PM_NOTIMPL, "GEMM variant not implemented in tl");
+	}
+	return 1;
+}
+
+/* MX fp4 GEMM bytes: packed operands, one scale per 32 of K, bf16 out */
+static double gemm_mx_bytes(struct pm_ctx *c, const struct gemm *g)
+{
+	double sa, sb, kb = ceil((double)g->K / 32);
+	const char *v = NULL;
+	char buf[16];
+
+	v = pm_opt(c, "var", buf, sizeof(buf));
+	/* scale dtypes: hipBLASLt T1/T3, a4w4 T2/T3 */
+	sa = bpe(c->in.ntypes > (is(v, "a4w4") ? 2 : 1) ? c->in.types[is(v, "a4w4") ? 2 : 1] : NULL);
+	sb = bpe(c->in.ntypes > 3 ? c->in.types[3] : NULL);
+	if (sa < 0)
+		sa = 1;
+	if (sb < 0)
+		sb = 1;
+	if (g->ba < 0 || g->bb < 0)
+		return NONE;
+	return (double)g->M * floor((double)g->K / 2) * g->ba + (double)g->N * floor((double)g->K / 2) * g->bb +
+	       (double)g->M * kb * sa + (double)g->N * kb * sb + (double)g->M * g->N * 2;
+}
+
 void pmk_gemm(struct pm_ctx *c)
 {
 	struct gemm g = { 0 };
 	char preset[16], prec[16], buf[32];
+	const char *vp = NULL;
 	double flops, bytes;
 	char *tr;
 
-	if (pm_opt(c, "var", buf, sizeof(buf))) {
-		pm_fail(c, PM_NOTIMPL, "GEMM variant not implemented in tl");
-		return;
-	}
 	if (c->bwd) {	/* GEMM has no bwd_category; its classes raise */
 		pm_fail(c, PM_NOTIMPL, "backward pass for GEMM is not defined");
 		return;
 	}
-	gemm_shapes(c, &g);
-	g.bias = gemm_bias(c);
-	g.ndt = type_slice(c, pm_opt(c, "dt", buf, sizeof(buf)) ? buf : "0,1", g.dt, 4);
-	gemm_bpe(c, &g);
-	if (!pm_opt(c, "params", preset, sizeof(preset)))
-		snprintf(preset, sizeof(preset), "mm");
+	if (pm_opt(c, "var", buf, sizeof(buf))) {
+		if (!gemm_variant(c, buf, &g, &vp))
+			return;
+		snprintf(preset, sizeof(preset), "%s", vp);
+	} else {
+		gemm_shapes(c, &g);
+		g.bias = gemm_bias(c);
+		g.ndt = type_slice(c, pm_opt(c, "dt", buf, sizeof(buf)) ? buf : "0,1", g.dt, 4);
+		gemm_bpe(c, &g);
+		if (!pm_opt(c, "params", preset, sizeof(preset)))
+			snprintf(preset, sizeof(preset), "mm");
+	}
 	gemm_params(c, &g, preset);
 	tr = gemm_transpose(c);
 	if (tr) {
@@ -371,7 +502,9 @@ void pmk_gemm(struct pm_ctx *c)
 		free(tr);
 	}
 	flops = (double)g.B * (2.0 * g.M * g.N * g.K + (g.bias ? (double)g.M * g.N : 0));
-	if (g.ba < 0 || g.bb < 0 || g.bbias < 0 || g.bout < 0)
+	if (pm_opt_int(c, "mx", 0))
+		bytes = gemm_mx_bytes(c, &g);
+	else if (g.ba < 0 || g.bb < 0 || g.bbias < 0 || g.bout < 0)
 		bytes = NONE;
 	else
 		bytes = (double)g.B * ((double)g.M * g.K * g.ba + (double)g.K * g.N * g.bb +
@@ -579,29 +712,46 @@ struct sdpa {
 static void sdpa_cfg(struct pm_ctx *c, struct sdpa *s, const char *layout)
 {
 	int q = (int)pm_opt_int(c, "q", 0), k = (int)pm_opt_int(c, "k", 1), v = (int)pm_opt_int(c, "v", 2);
-	/* positions of (B, H, N, d) in a 4-D shape */
-	int ib = 0, ih = 1, in = 2, id = 3;
+	/* positions of (B, H, N, d); HND: varlen (T, H, d) with B = 1 */
+	int ib = 0, ih = 1, in = 2, id = 3, rank = 4;
 	int64_t Bk, Bv, Hv, Nv;
 
 	if (is(layout, "BNHD")) {
 		ih = 2;
 		in = 1;
+	} else if (is(layout, "HND")) {
+		ib = -1;
+		ih = 1;
+		in = 0;
+		id = 2;
+		rank = 3;
 	}
-	s->B = pm_Dj(c, q, ib);
+	s->B = ib < 0 ? 1 : pm_Dj(c, q, ib);
 	s->HQ = pm_Dj(c, q, ih);
 	s->NQ = pm_Dj(c, q, in);
 	s->dqk = pm_Dj(c, q, id);
-	Bk = pm_Dj(c, k, ib);
+	Bk = ib < 0 ? 1 : pm_Dj(c, k, ib);
 	s->HKV = pm_Dj(c, k, ih);
 	s->NKV = pm_Dj(c, k, in);
-	Bv = pm_Dj(c, v, ib);
+	Bv = ib < 0 ? 1 : pm_Dj(c, v, ib);
 	Hv = pm_Dj(c, v, ih);
 	Nv = pm_Dj(c, v, in);
 	s->dv = pm_Dj(c, v, id);
-	if (pm_D(c, q)->n != 4 || pm_D(c, k)->n != 4 || pm_D(c, v)->n != 4)
-		pm_fail(c, PM_FAIL, "SDPA operands are not 4-D");
+	if (pm_D(c, q)->n != rank || pm_D(c, k)->n != rank || pm_D(c, v)->n != rank)
+		pm_fail(c, PM_FAIL, "SDPA operands have the wrong rank");
 	if (Bk != s->B || Bv != s->B || Hv != s->HKV || Nv != s->NKV || pm_Dj(c, k, id) != s->dqk)
 		pm_fail(c, PM_FAIL, "inconsistent SDPA shapes");
+}
+
+/* Evoformer Q (B, N_seq, N_res, H, d): N_seq folds into the batch */
+static void sdpa_evoformer(struct pm_ctx *c, struct sdpa *s)
+{
+	if (pm_D(c, 0)->n != 5)
+		pm_fail(c, PM_FAIL, "Evoformer Q is not 5-D");
+	s->B = pm_Dj(c, 0, 0) * pm_Dj(c, 0, 1);
+	s->NQ = s->NKV = pm_Dj(c, 0, 2);
+	s->HQ = s->HKV = pm_Dj(c, 0, 3);
+	s->dqk = s->dv = pm_Dj(c, 0, 4);
 }
 
 /* dropout=I (float()), I? (optional_float: '' → 0.0), '-' (0.0), absent */
@@ -646,22 +796,27 @@ static int sdpa_causal(struct pm_ctx *c)
 	return py_eval_bool(c, s ? s : "");
 }
 
-static double sdpa_flops_fwd(struct pm_ctx *c, const struct sdpa *s)
+static double sdpa_flops_n(struct pm_ctx *c, const struct sdpa *s, double NQ, double NKV)
 {
-	double f = (double)s->B * s->HQ * 2 * s->NQ * s->NKV * s->dqk +
-		   (double)s->B * s->HQ * 2 * s->NQ * s->NKV * s->dv;
+	double f = (double)s->B * s->HQ * 2 * NQ * NKV * s->dqk +
+		   (double)s->B * s->HQ * 2 * NQ * NKV * s->dv;
 
 	if (s->causal) {
-		if (s->NQ != s->NKV)
+		if (NQ != NKV)
 			return pm_fail(c, PM_FAIL, "causal attention with N_Q != N_KV");
 		f /= 2;
 	}
 	return f;
 }
 
-static double sdpa_flops_bwd(struct pm_ctx *c, const struct sdpa *s)
+static double sdpa_flops_fwd(struct pm_ctx *c, const struct sdpa *s)
 {
-	double B = (double)s->B, HQ = (double)s->HQ, NQ = (double)s->NQ, NKV = (double)s->NKV;
+	return sdpa_flops_n(c, s, (double)s->NQ, (double)s->NKV);
+}
+
+static double sdpa_bwd_n(struct pm_ctx *c, const struct sdpa *s, double NQ, double NKV)
+{
+	double B = (double)s->B, HQ = (double)s->HQ;
 	double gqa = (double)(s->HKV ? s->HQ / s->HKV : 0) - 1;
 	double f = (s->flash ? B * HQ * 2 * NQ * NKV * s->dqk : 0) +
 		   B * HQ * 2 * NKV * NQ * s->dv + B * NKV * s->dv * gqa +
@@ -670,11 +825,36 @@ static double sdpa_flops_bwd(struct pm_ctx *c, const struct sdpa *s)
 		   B * HQ * 2 * NKV * NQ * s->dqk + B * NKV * s->dqk * gqa;
 
 	if (s->causal) {
-		if (s->NQ != s->NKV)
+		if (NQ != NKV)
 			return pm_fail(c, PM_FAIL, "causal attention with N_Q != N_KV");
 		f /= 2;
 	}
 	return f;
+}
+
+static double sdpa_flops_bwd(struct pm_ctx *c, const struct sdpa *s)
+{
+	return sdpa_bwd_n(c, s, (double)s->NQ, (double)s->NKV);
+}
+
+/*
+ * flash_attn varlen: the longest sequence plus (n - 1) equal others, the
+ * lower bound TraceLens takes since only the count and the max are known.
+ */
+static double sdpa_varlen_flops(struct pm_ctx *c, const struct sdpa *s, int bwd,
+				double nsq, double nskv, double maxq, double maxkv)
+{
+	double (*f)(struct pm_ctx *, const struct sdpa *, double, double) =
+		bwd ? sdpa_bwd_n : sdpa_flops_n;
+	double acc = f(c, s, maxq, maxkv);
+
+	if (nsq > 1) {
+		if (nskv - 1 == 0)
+			return pm_fail(c, PM_FAIL, "float floor division by zero");
+		acc += (nsq - 1) * f(c, s, floor((s->NQ - maxq) / (nsq - 1)),
+				      floor((s->NKV - maxkv) / (nskv - 1)));
+	}
+	return acc;
 }
 
 void pmk_sdpa(struct pm_ctx *c)
@@ -684,15 +864,27 @@ void pmk_sdpa(struct pm_ctx *c)
 	double dropout, flops, bytes, b = 2;
 	int has_dropout, bwdmode = pm_opt(c, "mode", buf, sizeof(buf)) && is(buf, "bwd");
 	const char *dt[2];
-	int ndt = 0;
+	int ndt = 0, varlen = 0, evo = 0;
+	double nsq = 0, nskv = 0, maxq = 0, maxkv = 0;
 
 	if (pm_opt(c, "var", buf, sizeof(buf))) {
-		pm_fail(c, PM_NOTIMPL, "SDPA variant not implemented in tl");
-		return;
+		varlen = is(buf, "varlen");
+		evo = is(buf, "evoformer");
+		if (!varlen && !evo)
+			return (void)pm_fail(c, PM_NOTIMPL, "SDPA variant not implemented in tl");
 	}
 	if (!pm_opt(c, "layout", layout, sizeof(layout)))
 		snprintf(layout, sizeof(layout), "BHND");
-	sdpa_cfg(c, &s, layout);
+	if (evo)
+		sdpa_evoformer(c, &s);
+	else
+		sdpa_cfg(c, &s, layout);
+	if (varlen) {
+		nsq = (double)pm_Dj(c, (int)pm_opt_int(c, "nsq", 3), 0) - 1;
+		nskv = (double)pm_Dj(c, (int)pm_opt_int(c, "nskv", 4), 0) - 1;
+		maxq = py_float(c, pm_C(c, (int)pm_opt_int(c, "maxq", 5)));
+		maxkv = py_float(c, pm_C(c, (int)pm_opt_int(c, "maxkv", 6)));
+	}
 	has_dropout = sdpa_dropout(c, &dropout);
 	s.causal = sdpa_causal(c);
 	s.flash = (int)pm_opt_int(c, "flash", 0);
@@ -715,22 +907,38 @@ void pmk_sdpa(struct pm_ctx *c)
 		pm_p_float(c, "dropout", dropout);
 	pm_p_bool(c, "causal", s.causal);
 	pm_p_bool(c, "flash_impl", s.flash);
-	if (ndt)
+	if (ndt && evo) {
+		/* a list here, [dtype], not a tuple */
+		char *r = pm_repr_str(dt[0] ? dt[0] : "None"), buf2[96];
+		snprintf(buf2, sizeof(buf2), "[%s]", dt[0] ? r : "None");
+		pm_p_obj(c, "dtype_A_B", buf2);
+		free(r);
+	} else if (ndt) {
 		p_types(c, "dtype_A_B", dt, ndt);
+	}
+	if (varlen) {
+		pm_p_int(c, "num_seqs_q", (int64_t)nsq);
+		pm_p_int(c, "num_seqs_kv", (int64_t)nskv);
+		pm_p_float(c, "max_seqlen_q", maxq);
+		pm_p_float(c, "max_seqlen_kv", maxkv);
+	}
 
 	if (bwdmode || c->bwd) {
 		/* explicit backward ops size by their dtype (bpe=dtype) or 2;
 		 * the bwd pass of a forward op calls bytes_bwd() → 2 */
 		if (bwdmode && !c->bwd && pm_opt(c, "bpe", buf, sizeof(buf)) && is(buf, "dtype"))
 			b = bpe(pm_T(c, 0));
-		flops = sdpa_flops_bwd(c, &s);
+		/* the bwd pass of a varlen forward uses the base formula */
+		flops = varlen && !c->bwd ? sdpa_varlen_flops(c, &s, 1, nsq, nskv, maxq, maxkv)
+					  : sdpa_flops_bwd(c, &s);
 		bytes = b < 0 ? NONE : (2.0 * s.B * s.NQ * s.HQ * s.dqk + 2.0 * s.B * s.NKV * s.HKV * s.dqk +
 					2.0 * s.B * s.NKV * s.HKV * s.dv + (double)s.B * s.NQ * s.HQ * s.dv) * b;
 		if (b < 0)
 			pm_fail(c, PM_FAIL, "unknown dtype size");
 	} else {
 		/* TraceLens quirk: bytes() is called without bpe → 2 for all */
-		flops = sdpa_flops_fwd(c, &s);
+		flops = varlen ? sdpa_varlen_flops(c, &s, 0, nsq, nskv, maxq, maxkv)
+			       : sdpa_flops_fwd(c, &s);
 		bytes = ((double)s.B * s.NQ * s.HQ * s.dqk + (double)s.B * s.NKV * s.HKV * s.dqk +
 			 (double)s.B * s.NKV * s.HKV * s.dv + (double)s.B * s.NQ * s.HQ * s.dv) * 2;
 	}
@@ -1114,9 +1322,260 @@ void pmk_operand_sum(struct pm_ctx *c)
 	pm_spec(c, "vector", NULL);
 }
 
-/* ---- expr ------------------------------------------------------------ */
+/* ---- expr: the long tail as formulas in the table ------------------- */
+
+/*
+ * A tiny recursive-descent evaluator over the op's arguments (tl-ops(5)):
+ *   D<i>[j]  dim j of Input Dims[i] (j < 0 from the end)
+ *   N(i) numel (prod(()) = 1), R(i) rank, B(i[,default]) bytes per element
+ *   of Input type[i] (NaN for None without default), C(i) Concrete Inputs[i]
+ *   as a number, bool(x), if(c,a,b), max(a,b), min(a,b), ceil_div(a,b),
+ *   floor_div(a,b); + - * / ( ) and comparisons > < >= <= == .
+ * In params, T(i) (the dtype string), S(i) (tuple(Input Dims[i])) and
+ * ST(i) (tuple(Input Strides[i])) give strings.
+ */
+struct ex {
+	struct pm_ctx *c;
+	const char *p;
+};
+
+static double ex_sum(struct ex *x);
+
+static void ex_ws(struct ex *x)
+{
+	while (*x->p == ' ')
+		x->p++;
+}
+
+static int ex_eat(struct ex *x, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	ex_ws(x);
+	if (strncmp(x->p, tok, n))
+		return 0;
+	x->p += n;
+	return 1;
+}
+
+static double ex_fail(struct ex *x, const char *why)
+{
+	pm_fail(x->c, PM_FAIL, why);
+	x->p += strlen(x->p);
+	return 0;
+}
+
+static long ex_int(struct ex *x)
+{
+	char *end;
+	long v = strtol(x->p, &end, 10);
+
+	if (end == x->p)
+		return (long)ex_fail(x, "expr: number expected");
+	x->p = end;
+	return v;
+}
+
+/* name(args) for the functions of one or more arguments */
+static double ex_call(struct ex *x, const char *fn)
+{
+	double a[3] = { 0, 0, 0 };
+	int n = 0;
+
+	if (!ex_eat(x, "("))
+		return ex_fail(x, "expr: ( expected");
+	if (!strcmp(fn, "N") || !strcmp(fn, "R") || !strcmp(fn, "C") || !strcmp(fn, "B")) {
+		int i = (int)ex_int(x);
+		double def = NAN;
+		if (ex_eat(x, ","))
+			def = ex_sum(x);
+		if (!ex_eat(x, ")"))
+			return ex_fail(x, "expr: ) expected");
+		if (!strcmp(fn, "N"))
+			return pm_N(x->c, i);
+		if (!strcmp(fn, "R"))
+			return (double)pm_D(x->c, i)->n;
+		if (!strcmp(fn, "C")) {
+			const char *s = pm_C(x->c, i);
+			return *s == '[' ? prod_list(x->c, s) : py_float(x->c, s);
+		}
+		double b = i < x->c->in.ntypes ? bpe(x->c->in.types[i]) : NONE;
+		return b > 0 ? b : def;
+	}
+	do
+		a[n++] = ex_sum(x);
+	while (n < 3 && ex_eat(x, ","));
+	if (!ex_eat(x, ")"))
+		return ex_fail(x, "expr: ) expected");
+	if (!strcmp(fn, "bool"))
+		return a[0] != 0;
+	if (!strcmp(fn, "if") && n == 3)
+		return a[0] != 0 ? a[1] : a[2];
+	if (!strcmp(fn, "max") && n == 2)
+		return a[0] > a[1] ? a[0] : a[1];
+	if (!strcmp(fn, "min") && n == 2)
+		return a[0] < a[1] ? a[0] : a[1];
+	if (!strcmp(fn, "ceil_div") && n == 2 && a[1])
+		return ceil(a[0] / a[1]);
+	if (!strcmp(fn, "floor_div") && n == 2 && a[1])
+		return floor(a[0] / a[1]);
+	return ex_fail(x, "expr: unknown function or bad arguments");
+}
+
+static double ex_atom(struct ex *x)
+{
+	char fn[16];
+	size_t n = 0;
+
+	ex_ws(x);
+	if (ex_eat(x, "("))  {
+		double v = ex_sum(x);
+		if (!ex_eat(x, ")"))
+			return ex_fail(x, "expr: ) expected");
+		return v;
+	}
+	if (ex_eat(x, "-"))
+		return -ex_atom(x);
+	if ((*x->p >= '0' && *x->p <= '9') || *x->p == '.') {
+		char *end;
+		double v = strtod(x->p, &end);
+		x->p = end;
+		return v;
+	}
+	if (*x->p == 'D' && x->p[1] >= '0' && x->p[1] <= '9') {
+		int i, j;
+		x->p++;
+		i = (int)ex_int(x);
+		if (!ex_eat(x, "["))
+			return ex_fail(x, "expr: [ expected");
+		j = (int)ex_int(x);
+		if (!ex_eat(x, "]"))
+			return ex_fail(x, "expr: ] expected");
+		return (double)pm_Dj(x->c, i, j);
+	}
+	while (n + 1 < sizeof(fn) && ((*x->p >= 'a' && *x->p <= 'z') || (*x->p >= 'A' && *x->p <= 'Z') ||
+				      *x->p == '_'))
+		fn[n++] = *x->p++;
+	fn[n] = '\0';
+	if (!n)
+		return ex_fail(x, "expr: syntax error");
+	return ex_call(x, fn);
+}
+
+static double ex_prod(struct ex *x)
+{
+	double v = ex_atom(x);
+
+	for (;;) {
+		if (ex_eat(x, "//"))
+			v = floor(v / ex_atom(x));
+		else if (ex_eat(x, "*"))
+			v *= ex_atom(x);
+		else if (ex_eat(x, "/"))
+			v /= ex_atom(x);
+		else
+			return v;
+	}
+}
+
+static double ex_sum(struct ex *x)
+{
+	double v = ex_prod(x);
+
+	for (;;) {
+		if (ex_eat(x, "+"))
+			v += ex_prod(x);
+		else if (ex_eat(x, "-"))
+			v -= ex_prod(x);
+		else if (ex_eat(x, ">="))
+			v = v >= ex_prod(x);
+		else if (ex_eat(x, "<="))
+			v = v <= ex_prod(x);
+		else if (ex_eat(x, "=="))
+			v = v == ex_prod(x);
+		else if (ex_eat(x, ">"))
+			v = v > ex_prod(x);
+		else if (ex_eat(x, "<"))
+			v = v < ex_prod(x);
+		else
+			return v;
+	}
+}
+
+static double ex_eval(struct pm_ctx *c, const char *s)
+{
+	struct ex x = { c, s };
+	double v = ex_sum(&x);
+
+	ex_ws(&x);
+	if (*x.p)
+		return ex_fail(&x, "expr: trailing text");
+	return v;
+}
+
+/* one "name:EXPR" param; T(i), S(i), ST(i) and bool(...) give non-numbers */
+static void ex_param(struct pm_ctx *c, const char *key, const char *e)
+{
+	int i;
+
+	if (sscanf(e, "T(%d)", &i) == 1 && !strchr(e, '+')) {
+		pm_p_str(c, key, pm_T(c, i));
+	} else if (sscanf(e, "ST(%d)", &i) == 1) {
+		pm_p_obj(c, key, pm_S(c, i));
+	} else if (sscanf(e, "S(%d)", &i) == 1 && !strchr(e, '+')) {
+		pm_p_obj(c, key, pm_D(c, i)->repr);
+	} else if (!strncmp(e, "bool(", 5)) {
+		pm_p_bool(c, key, ex_eval(c, e) != 0);
+	} else {
+		double v = ex_eval(c, e);
+		if (v == floor(v) && fabs(v) < 9e15)
+			pm_p_int(c, key, (int64_t)v);
+		else
+			pm_p_float(c, key, v);
+	}
+}
+
+static void ex_params(struct pm_ctx *c, const char *list)
+{
+	while (list && *list && *list != ' ') {
+		const char *colon = strchr(list, ':'), *end = strpbrk(list, ", ");
+		char key[48], val[160];
+		int depth = 0;
+		const char *p;
+
+		if (!colon)
+			return (void)pm_fail(c, PM_FAIL, "expr: params want name:EXPR");
+		/* the value ends at a ',' outside parentheses */
+		for (p = colon + 1; *p && *p != ' ' && !(*p == ',' && depth == 0); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		end = p;
+		snprintf(key, sizeof(key), "%.*s", (int)(colon - list), list);
+		snprintf(val, sizeof(val), "%.*s", (int)(end - colon - 1), colon + 1);
+		ex_param(c, key, val);
+		list = *end == ',' ? end + 1 : end;
+	}
+}
 
 void pmk_expr(struct pm_ctx *c)
 {
-	pm_fail(c, PM_NOTIMPL, "expr models not implemented yet");
+	char fl[256], by[256], maf[16], prec[16], bw[8];
+	size_t len;
+	const char *params = opdb_opt(c->opts, "params", &len);
+	double f, y;
+
+	if (!pm_opt(c, "flops", fl, sizeof(fl)) || !pm_opt(c, "bytes", by, sizeof(by)))
+		return (void)pm_fail(c, PM_NOTIMPL, "expr model without flops= and bytes=");
+	if (c->bwd && !(pm_opt(c, "bwd", bw, sizeof(bw)) && is(bw, "same")))
+		return (void)pm_fail(c, PM_FAIL, "model has no backward formulas");
+	if (params)
+		ex_params(c, params);
+	f = ex_eval(c, fl);
+	y = ex_eval(c, by);
+	pm_set(c, f, y == y ? y : NONE);
+	if (pm_opt(c, "maf", maf, sizeof(maf))) {
+		const char *pr = NULL;
+		if (pm_opt(c, "prec", prec, sizeof(prec)))
+			pr = prec[0] >= '0' && prec[0] <= '9' ? dtype_precision(pm_T(c, atoi(prec))) : prec;
+		pm_spec(c, maf, pr);
+	}
 }

@@ -43,7 +43,7 @@ test_expect_success '--short-kernel-us and --topk' '
 	grep -q "^aten::add," sk.csv
 '
 test_expect_code 0 '-h prints the usage' 'tl-perf -h >h.out && grep -q "^usage: tl-perf" h.out'
-test_expect_code 2 'unknown sheet is a usage error' 'tl-perf -s GEMM nodes'
+test_expect_code 2 'unknown sheet is a usage error' 'tl-perf -s no_such_sheet nodes'
 test_expect_code 2 'no sheet and no folder is a usage error' 'tl-perf nodes'
 test_expect_success 'an event stream is refused with a message' '
 	test_must_fail tl-perf -s ops_summary events 2>err &&
