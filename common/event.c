@@ -288,7 +288,7 @@ static void put_string(struct event_out *w, const struct json *j,
 
 	/* without escapes the text cannot hold a byte TSV escapes */
 	if (!j->escapes || !memchr(s, '\\', n)) {
-		outbuf_put(w->ob, s, n);
+		outbuf_put_slow(w->ob, s, n);	/* memcpy: names can be long */
 		return;
 	}
 	xgrow((void **)&w->scratch, &w->scratch_alloc, n + 1, 1);
