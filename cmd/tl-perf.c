@@ -1,0 +1,211 @@
+/*
+ * tl-perf: TraceLens's host-op report sheets (ops_summary, ops_unique_args,
+ * unified_perf_summary, kernel_summary, short kernels) from a node stream.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "err.h"
+#include "nodeset.h"
+#include "opdb.h"
+#include "opt.h"
+#include "perfreport.h"
+#include "perfsheet.h"
+#include "xalloc.h"
+#include "banned.h"
+
+static const char usage[] =
+	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
+	"               [--ops FILE] [-o DIR] [-s SHEET]... [--short-kernel-us N]\n"
+	"               [--topk N] [FILE]";
+
+static const struct option longopts[] = {
+	{ "all-gpu", no_argument, NULL, 'A' },
+	{ "arch", required_argument, NULL, 'a' },
+	{ "bins", required_argument, NULL, 'B' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "ops", required_argument, NULL, 'D' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "sheet", required_argument, NULL, 's' },
+	{ "short-kernel-us", required_argument, NULL, 'S' },
+	{ "topk", required_argument, NULL, 'K' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct opts {
+	int all_gpu, csv;
+	long bins, topk;
+	double short_us;
+	const char *dir, *ops, *arch;
+	const char **sheets;
+	size_t nsheets;
+};
+
+static int write_one(struct perfreport *pr, struct perfsheet *ps, const struct opts *o,
+		     const char *name)
+{
+	char *path = NULL;
+	struct sheet *sh;
+	size_t n;
+
+	if (o->dir) {
+		n = strlen(o->dir) + strlen(name) + 8;
+		path = xmalloc(n);
+		snprintf(path, n, "%s/%s.%s", o->dir, name, o->csv ? "csv" : "tsv");
+	}
+	sh = sheet_open(path, o->csv ? SHEET_CSV : SHEET_TSV);
+	free(path);
+	if (!sh)
+		return 1;
+	if (perfreport_known(name))
+		perfreport_write(pr, name, sh);
+	else
+		perfsheet_write(ps, name, sh);
+	sheet_close(sh);
+	return 0;
+}
+
+/* Explicit --sheet names are written even where TraceLens would skip them. */
+static int write_sheets(struct perfreport *pr, struct perfsheet *ps, const struct opts *o)
+{
+	int rval = 0;
+	const char *name;
+
+	if (o->nsheets) {
+		for (size_t i = 0; i < o->nsheets; i++)
+			rval |= write_one(pr, ps, o, o->sheets[i]);
+		return rval;
+	}
+	for (int i = 0; perfreport_names[i]; i++)
+		if (perfreport_wanted(pr, perfreport_names[i]))
+			rval |= write_one(pr, ps, o, perfreport_names[i]);
+	for (size_t i = 0; (name = perfsheet_name(ps, i)); i++)
+		rval |= write_one(pr, ps, o, name);
+	return rval;
+}
+
+/* --arch NAME|FILE, or auto: from the trace's deviceProperties name */
+static struct arch *pick_arch(const struct opts *o, const struct nodeset *ns, int *bad)
+{
+	struct arch *a = NULL;
+
+	*bad = 0;
+	if (!o->arch)
+		return NULL;
+	if (strcmp(o->arch, "auto")) {
+		if (!(a = arch_load(o->arch)))
+			*bad = 1;
+		return a;
+	}
+	if (ns->device && (a = arch_detect(ns->device)))
+		tl_warn("roofline for '%s' with arch %s (%s)", ns->device, a->name, a->path);
+	else
+		tl_warn("no arch table for device '%s': no roofline columns (use --arch NAME)",
+			ns->device ? ns->device : "unknown");
+	return a;
+}
+
+static void print_name(const char *name)
+{
+	puts(name);
+}
+
+static int run(const char *path, const struct opts *o, const struct opdb *db)
+{
+	struct nodeset *ns = nodeset_read(path);
+	struct treeperf *tp;
+	struct perfreport *pr;
+	struct perfsheet *ps;
+	struct arch *arch;
+	int rval;
+
+	if (!ns)
+		return 1;
+	arch = pick_arch(o, ns, &rval);
+	if (rval) {
+		nodeset_free(ns);
+		return 1;
+	}
+	tp = treeperf_new(ns, db, o->all_gpu);
+	pr = perfreport_new(tp);
+	pr->short_us = o->short_us;
+	pr->bins = (int)o->bins;
+	pr->topk = o->topk;
+	ps = perfsheet_new(pr, arch);
+	pr->perf_cols = perfsheet_unified_cols;
+	pr->perf_ctx = ps;
+	rval = write_sheets(pr, ps, o);
+	perfsheet_free(ps);
+	arch_free(arch);
+	perfreport_free(pr);
+	treeperf_free(tp);
+	nodeset_free(ns);
+	return rval;
+}
+
+static void check_opts(struct opts *o, int nargs, const struct opdb *db)
+{
+	if (nargs > 1)
+		tl_usage(usage, 2);
+	if (!o->dir && o->nsheets != 1) {
+		tl_warn("give one --sheet to write to stdout, or -o DIR");
+		tl_usage(usage, 2);
+	}
+	for (size_t i = 0; i < o->nsheets; i++)
+		if (!perfreport_known(o->sheets[i]) && !perfsheet_exists(db, o->sheets[i])) {
+			tl_warn("unknown sheet '%s' (tl-perf -l lists them)", o->sheets[i]);
+			exit(2);
+		}
+	if (o->bins < 1 || o->bins > 1000000) {
+		tl_warn("--bins must be between 1 and 1000000");
+		exit(2);
+	}
+	if (o->dir && mkdir(o->dir, 0777) && errno != EEXIST)
+		tl_die_errno("%s", o->dir);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .bins = 100, .topk = -1, .short_us = 10 };
+	size_t alloc = 0;
+	int c, rval, list = 0;
+	struct opdb *db;
+
+	tl_init(argv[0]);
+	while ((c = tl_getopt(argc, argv, "hlo:s:", longopts, usage)) != -1) {
+		switch (c) {
+		case 'A': o.all_gpu = 1; break;
+		case 'a': o.arch = optarg; break;
+		case 'B': o.bins = tl_opt_long("--bins", optarg); break;
+		case 'C': o.csv = 1; break;
+		case 'D': o.ops = optarg; break;
+		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
+		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
+		case 'l': list = 1; break;
+		case 'o': o.dir = optarg; break;
+		case 's':
+			xgrow((void **)&o.sheets, &alloc, o.nsheets + 1, sizeof(*o.sheets));
+			o.sheets[o.nsheets++] = optarg;
+			break;
+		default: tl_usage(usage, 2);
+		}
+	}
+	db = opdb_load(o.ops);
+	if (list) {
+		for (int i = 0; perfreport_names[i]; i++)
+			puts(perfreport_names[i]);
+		perfsheet_each_name(db, print_name);
+		opdb_free(db);
+		return 0;
+	}
+	check_opts(&o, argc - optind, db);
+	rval = run(optind < argc ? argv[optind] : NULL, &o, db);
+	opdb_free(db);
+	free(o.sheets);
+	return rval;
+}

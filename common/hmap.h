@@ -1,0 +1,30 @@
+/*
+ * hmap: a small open-addressing hash map from 64-bit keys to 32-bit
+ * values, for the sets and memo tables of tl-diff.  Key 0 is reserved
+ * (callers add 1 to ids that may be 0).
+ *
+ *	struct hmap h = HMAP_INIT;
+ *	hmap_put(&h, key, val);
+ *	if (hmap_get(&h, key, &val)) ...
+ *	hmap_clear(&h);  hmap_release(&h);
+ */
+#ifndef TL_HMAP_H
+#define TL_HMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hmap {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+#define HMAP_INIT { NULL, NULL, 0, 0 }
+
+void hmap_put(struct hmap *h, uint64_t key, uint32_t val);
+int hmap_get(const struct hmap *h, uint64_t key, uint32_t *val);
+void hmap_clear(struct hmap *h);
+void hmap_release(struct hmap *h);
+
+#endif

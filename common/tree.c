@@ -1,0 +1,867 @@
+/*
+ * tree: Trace2Tree on compact records.  The order of the steps and every
+ * comparison follow TraceLens's trace_to_tree.py (spec §2) so that parents,
+ * drops and links come out identical; see tl-tree(1) for the rules.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "err.h"
+#include "stream.h"
+#include "strpool.h"
+#include "tree.h"
+#include "xalloc.h"
+#include "banned.h"
+
+enum { KEY_UNDECIDED = -1, KEY_CORR = 0, KEY_EXT = 1 };
+
+/* A node added before the linking key was known keeps its correlation here. */
+struct pending {
+	uint32_t node, corr;
+};
+
+struct seqent {
+	uint32_t seq, node;
+};
+
+/* Open addressing map from (thread, link id) to the last node with both. */
+struct pairmap {
+	uint64_t *key;
+	uint32_t *val;		/* node + 1; 0 = empty slot */
+	size_t mask;
+};
+
+struct thread {
+	uint32_t *v;
+	size_t n, alloc;
+	long cpu_ops;
+};
+
+struct tree {
+	unsigned flags;
+	struct strpool *sp, *threads;
+	struct tree_node *node;
+	size_t nr, alloc;
+	unsigned long last_uid;
+	int any, built, key;
+	size_t events, untimed, dropped;
+	struct pending *pend;
+	size_t npend, apend;
+	struct seqent *seq;
+	size_t nseq, aseq;
+	/* ac2g flows, indexed by the string id of the flow id */
+	uint8_t *flow_s;
+	size_t aflow_s;
+	uint32_t *flow_f;	/* 0 none, 1 f without pid/tid, else thread + 2 */
+	size_t aflow_f;
+	struct pairmap pm;
+	uint32_t *roots;
+	size_t nroots, aroots;
+	/* scratch for the busy-time walks */
+	double *iv;
+	size_t aiv;
+	uint32_t *stk;
+	size_t astk;
+};
+
+static const char *const link_words[] = {
+	"", "linked", "graph", "no-key", "no-s-flow", "no-f-flow",
+	"no-gpu-event", "host-target", "unlinked"
+};
+
+const char *tree_link_word(int link)
+{
+	if (link < 0 || (size_t)link >= sizeof(link_words) / sizeof(link_words[0]))
+		return "";
+	return link_words[link];
+}
+
+int tree_is_gpu(const struct tree_node *n)
+{
+	return n->kind == TK_KERNEL || n->kind == TK_MEMCPY || n->kind == TK_MEMSET;
+}
+
+static int is_host_kind(int kind)
+{
+	return kind == TK_CPU_OP || kind == TK_RUNTIME || kind == TK_DRIVER ||
+	       kind == TK_PYTHON;
+}
+
+static int classify(const char *cat)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} cats[] = {
+		{ "cpu_op", TK_CPU_OP }, { "cuda_runtime", TK_RUNTIME },
+		{ "cuda_driver", TK_DRIVER }, { "python_function", TK_PYTHON },
+		{ "kernel", TK_KERNEL }, { "gpu_memcpy", TK_MEMCPY },
+		{ "gpu_memset", TK_MEMSET },
+	};
+	if (!*cat)
+		return TK_NOCAT;
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (!strcmp(cat, cats[i].name))
+			return cats[i].kind;
+	return TK_OTHER;
+}
+
+/* ---- reading rows ---------------------------------------------------- */
+
+int tree_cols_init(struct tree_cols *c, const struct stream *s)
+{
+	static const char *const names[] = {
+		"uid", "src", "ph", "cat", "name", "pid", "tid", "ts", "dur",
+		"id", "corr", "ext", "seq", "args"
+	};
+	int *slot[] = {
+		&c->uid, &c->src, &c->ph, &c->cat, &c->name, &c->pid, &c->tid,
+		&c->ts, &c->dur, &c->id, &c->corr, &c->ext, &c->seq, &c->args
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		*slot[i] = stream_col(s, names[i]);
+		if (*slot[i] < 0) {
+			tl_warn("%s:2: no column '%s' in the header", stream_name(s),
+				names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A JSON null pid or tid is None to TraceLens, like a missing one. */
+static const char *nonnull(const char *s)
+{
+	return strcmp(s, "null") ? s : "";
+}
+
+int tree_event_read(struct tree_event *ev, const struct stream *s,
+		    const struct tree_cols *c)
+{
+	const char *u = stream_field(s, c->uid), *args;
+	char *end;
+
+	if (*u < '0' || *u > '9' || (ev->uid = strtoul(u, &end, 10), *end)) {
+		tl_warn("%s:%ld: bad uid '%s'", stream_name(s), stream_lineno(s), u);
+		return -1;
+	}
+	ev->ph = stream_field(s, c->ph);
+	ev->cat = stream_field(s, c->cat);
+	ev->name = stream_field(s, c->name);
+	ev->pid = nonnull(stream_field(s, c->pid));
+	ev->tid = nonnull(stream_field(s, c->tid));
+	ev->ts = stream_field(s, c->ts);
+	ev->dur = stream_field(s, c->dur);
+	ev->id = stream_field(s, c->id);
+	ev->corr = stream_field(s, c->corr);
+	ev->ext = stream_field(s, c->ext);
+	ev->seq = stream_field(s, c->seq);
+	args = stream_field(s, c->args);
+	ev->has_args = *args != '\0';
+	/* a non-numeric correlation stays in args; the key test only asks "in" */
+	ev->args_corr = *ev->corr || strstr(args, "\"correlation\":") != NULL;
+	return 0;
+}
+
+/* ---- adding events --------------------------------------------------- */
+
+struct tree *tree_new(unsigned flags)
+{
+	struct tree *t = xcalloc(1, sizeof(*t));
+
+	t->flags = flags;
+	t->sp = strpool_new();
+	t->threads = strpool_new();
+	t->key = KEY_UNDECIDED;
+	return t;
+}
+
+void tree_free(struct tree *t)
+{
+	if (!t)
+		return;
+	strpool_free(t->sp);
+	strpool_free(t->threads);
+	free(t->node);
+	free(t->pend);
+	free(t->seq);
+	free(t->flow_s);
+	free(t->flow_f);
+	free(t->pm.key);
+	free(t->pm.val);
+	free(t->roots);
+	free(t->iv);
+	free(t->stk);
+	free(t);
+}
+
+static uint32_t intern(struct tree *t, const char *s)
+{
+	return strpool_intern(t->sp, s, strlen(s));
+}
+
+static int parse_num(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return 0;
+	*v = strtod(s, &end);
+	return *end == '\0' && !isnan(*v);	/* NaN would upset the ts sort */
+}
+
+static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
+{
+	size_t lp = strlen(pid), lt = strlen(tid);
+	char *key = xmalloc(lp + lt + 2);
+	uint32_t id;
+
+	memcpy(key, pid, lp);
+	key[lp] = '\t';
+	memcpy(key + lp + 1, tid, lt + 1);
+	id = strpool_intern(t->threads, key, lp + lt + 1);
+	free(key);
+	return id;
+}
+
+static void add_flow(struct tree *t, const struct tree_event *ev)
+{
+	uint32_t id;
+
+	if (!*ev->id)
+		return;		/* TraceLens would stop with a KeyError */
+	id = intern(t, ev->id);
+	if (!strcmp(ev->ph, "s")) {
+		if (id >= t->aflow_s) {
+			size_t old = t->aflow_s;
+			xgrow((void **)&t->flow_s, &t->aflow_s, (size_t)id + 1, 1);
+			memset(t->flow_s + old, 0, t->aflow_s - old);
+		}
+		t->flow_s[id] = 1;
+	} else if (!strcmp(ev->ph, "f")) {
+		if (id >= t->aflow_f) {
+			size_t old = t->aflow_f;
+			xgrow((void **)&t->flow_f, &t->aflow_f, (size_t)id + 1,
+			      sizeof(*t->flow_f));
+			memset(t->flow_f + old, 0, (t->aflow_f - old) * sizeof(*t->flow_f));
+		}
+		/* (None, None, id) is never in the map: remember "f, no thread" */
+		t->flow_f[id] = *ev->pid && *ev->tid ? 2 + thread_key(t, ev->pid, ev->tid) : 1;
+	}
+}
+
+/*
+ * TraceLens picks the linking key from the first runtime or driver event
+ * (UID order) whose name contains "launch": "correlation" if its args
+ * have one, else "External id".
+ */
+static void decide_key(struct tree *t, int key)
+{
+	t->key = key;
+	for (size_t i = 0; i < t->npend; i++) {
+		struct tree_node *n = &t->node[t->pend[i].node];
+		n->lk = key == KEY_CORR ? t->pend[i].corr : n->ext;
+	}
+	t->npend = 0;
+}
+
+static int is_launch(const struct tree_event *ev, int kind)
+{
+	return (kind == TK_RUNTIME || kind == TK_DRIVER) && strcasestr(ev->name, "launch");
+}
+
+static void fill_node(struct tree *t, struct tree_node *n,
+		      const struct tree_event *ev, int kind)
+{
+	double ts = 0, dur = 0;
+	int has_ts = parse_num(ev->ts, &ts), has_dur = parse_num(ev->dur, &dur);
+
+	memset(n, 0, sizeof(*n));
+	n->uid = (uint32_t)ev->uid;
+	n->parent = n->first_child = n->next_sibling = TREE_NONE;
+	n->fwd_bwd = n->launcher = TREE_NONE;
+	n->ts = has_ts ? ts : 0;	/* e.get("ts", 0) in fwd/bwd linking */
+	n->dur = dur;
+	n->kind = (uint8_t)kind;
+	n->name = intern(t, ev->name);
+	n->cat = intern(t, ev->cat);
+	n->pidtid = thread_key(t, ev->pid, ev->tid);
+	if (!*ev->pid || !*ev->tid)
+		n->flags |= TN_NOTHREAD;
+	if (has_ts && has_dur)
+		n->flags |= TN_TIMED;
+	if (has_dur)
+		n->flags |= TN_HAS_DUR;
+	if (has_dur && !strpbrk(ev->dur, ".eE"))
+		n->flags |= TN_DUR_INT;
+	if (ev->has_args)
+		n->ext = intern(t, ev->ext);
+	if (tree_is_gpu(n))
+		n->link = TLK_UNLINKED;
+	if (kind == TK_RUNTIME || kind == TK_DRIVER)
+		n->link = TLK_NO_KEY;
+}
+
+int tree_add(struct tree *t, const struct tree_event *ev)
+{
+	int kind = classify(ev->cat), host, keep;
+	uint32_t corr, idx;
+	struct tree_node *n;
+
+	if ((t->any && ev->uid <= t->last_uid) || ev->uid >= UINT32_MAX)
+		return -1;
+	t->any = 1;
+	t->last_uid = ev->uid;
+	t->events++;
+	if (!strcmp(ev->cat, "ac2g")) {
+		add_flow(t, ev);
+		return 0;
+	}
+	if (t->key == KEY_UNDECIDED && is_launch(ev, kind))
+		decide_key(t, ev->args_corr ? KEY_CORR : KEY_EXT);
+	host = kind == TK_CPU_OP || kind == TK_RUNTIME || kind == TK_DRIVER ||
+	       (kind == TK_PYTHON && (t->flags & TREE_PYTHON));
+	keep = host || kind == TK_KERNEL || kind == TK_MEMCPY || kind == TK_MEMSET ||
+	       (ev->has_args && (*ev->corr || *ev->ext || *ev->seq));
+	if (!keep)
+		return 0;
+	xgrow((void **)&t->node, &t->alloc, t->nr + 1, sizeof(*t->node));
+	idx = (uint32_t)t->nr++;
+	n = &t->node[idx];
+	fill_node(t, n, ev, kind);
+	if (host) {
+		if (n->flags & TN_TIMED)
+			n->flags |= TN_HOST;
+		else
+			t->untimed++;	/* TraceLens would stop with a KeyError */
+	}
+	if (ev->has_args) {
+		corr = intern(t, ev->corr);
+		if (t->key == KEY_UNDECIDED) {
+			xgrow((void **)&t->pend, &t->apend, t->npend + 1, sizeof(*t->pend));
+			t->pend[t->npend].node = idx;
+			t->pend[t->npend++].corr = corr;
+		} else {
+			n->lk = t->key == KEY_CORR ? corr : n->ext;
+		}
+		if (*ev->seq) {
+			xgrow((void **)&t->seq, &t->aseq, t->nseq + 1, sizeof(*t->seq));
+			t->seq[t->nseq].seq = intern(t, ev->seq);
+			t->seq[t->nseq++].node = idx;
+		}
+	}
+	return 0;
+}
+
+/* ---- the (thread, link id) → event map ------------------------------- */
+
+static uint64_t pm_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static void pm_build(struct tree *t)
+{
+	size_t want = 16, i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->node[i].lk && !(t->node[i].flags & TN_NOTHREAD))
+			want++;
+	while (want * 2 > t->pm.mask + 1)
+		t->pm.mask = t->pm.mask ? t->pm.mask * 2 + 1 : 31;
+	t->pm.key = xcalloc(t->pm.mask + 1, sizeof(*t->pm.key));
+	t->pm.val = xcalloc(t->pm.mask + 1, sizeof(*t->pm.val));
+	for (i = 0; i < t->nr; i++) {
+		const struct tree_node *n = &t->node[i];
+		uint64_t k = (uint64_t)n->pidtid << 32 | n->lk;
+		size_t h;
+
+		if (!n->lk || (n->flags & TN_NOTHREAD))
+			continue;
+		h = pm_hash(k) & t->pm.mask;
+		while (t->pm.val[h] && t->pm.key[h] != k)
+			h = (h + 1) & t->pm.mask;
+		t->pm.key[h] = k;
+		t->pm.val[h] = (uint32_t)i + 1;	/* last one wins */
+	}
+}
+
+static uint32_t pm_get(const struct tree *t, uint32_t thread, uint32_t lk)
+{
+	uint64_t k = (uint64_t)thread << 32 | lk;
+	size_t h;
+
+	if (!t->pm.val)
+		return TREE_NONE;
+	h = pm_hash(k) & t->pm.mask;
+	while (t->pm.val[h]) {
+		if (t->pm.key[h] == k)
+			return t->pm.val[h] - 1;
+		h = (h + 1) & t->pm.mask;
+	}
+	return TREE_NONE;
+}
+
+/* ---- host call stacks (spec §2.3) ------------------------------------ */
+
+static const struct tree_node *sort_base;
+
+static int by_ts(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	double x = sort_base[i].ts, y = sort_base[j].ts;
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;	/* stable: file order on ties */
+}
+
+static double t_end(const struct tree_node *n)
+{
+	return n->ts + n->dur;
+}
+
+static void th_pop(struct tree *t, struct thread *th)
+{
+	uint32_t p = th->v[--th->n];
+	if (t->node[p].kind == TK_CPU_OP)
+		th->cpu_ops--;
+}
+
+static void append_child(struct tree *t, uint32_t *tail, uint32_t parent, uint32_t child)
+{
+	struct tree_node *p = &t->node[parent];
+
+	if (p->first_child == TREE_NONE)
+		p->first_child = child;
+	else
+		t->node[tail[parent]].next_sibling = child;
+	tail[parent] = child;
+}
+
+static void place(struct tree *t, struct thread *th, uint32_t i, uint32_t *tail)
+{
+	struct tree_node *n = &t->node[i];
+	double end = t_end(n);
+
+	n->flags |= TN_TREE;
+	while (th->n && n->ts >= t_end(&t->node[th->v[th->n - 1]]))
+		th_pop(t, th);
+	if (th->n && end > t_end(&t->node[th->v[th->n - 1]])) {
+		/* event bleed: a sub-µs overlap pops the sibling, else drop */
+		double overlap = t_end(&t->node[th->v[th->n - 1]]) - n->ts;
+		if (overlap < 1.0 && th->n >= 2) {
+			th_pop(t, th);
+		} else {
+			n->flags |= TN_DROP;
+			t->dropped++;
+			return;
+		}
+	}
+	if (th->n) {
+		uint32_t p = th->v[th->n - 1];
+		append_child(t, tail, p, i);
+		n->parent = p;
+		n->depth = t->node[p].depth < UINT16_MAX ? t->node[p].depth + 1 : UINT16_MAX;
+	}
+	xgrow((void **)&th->v, &th->alloc, th->n + 1, sizeof(*th->v));
+	th->v[th->n++] = i;
+	if (n->kind == TK_CPU_OP) {
+		if (th->cpu_ops == 0) {
+			n->flags |= TN_ROOT;
+			xgrow((void **)&t->roots, &t->aroots, t->nroots + 1, sizeof(*t->roots));
+			t->roots[t->nroots++] = i;
+		}
+		th->cpu_ops++;
+	}
+}
+
+static void build_stacks(struct tree *t, uint32_t *tail)
+{
+	size_t nthreads = strpool_count(t->threads), nord = 0, i;
+	struct thread *th = xcalloc(nthreads ? nthreads : 1, sizeof(*th));
+	uint32_t *ord = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*ord)));
+
+	for (i = 0; i < t->nr; i++)
+		if (t->node[i].flags & TN_HOST)
+			ord[nord++] = (uint32_t)i;
+	sort_base = t->node;
+	if (nord)
+		qsort(ord, nord, sizeof(*ord), by_ts);
+	for (i = 0; i < nord; i++)
+		place(t, &th[t->node[ord[i]].pidtid], ord[i], tail);
+	for (i = 0; i < nthreads; i++)
+		free(th[i].v);
+	free(th);
+	free(ord);
+}
+
+/* ---- CPU→GPU linking (spec §2.4) ------------------------------------- */
+
+static void attach(struct tree *t, uint32_t *tail, uint32_t r, uint32_t g, int how)
+{
+	struct tree_node *gn = &t->node[g];
+	uint32_t a;
+
+	/* a second link re-parents, as in Python, but the node stays in one child list */
+	if (gn->parent == TREE_NONE)
+		append_child(t, tail, r, g);
+	gn->parent = r;
+	gn->flags |= TN_TREE;
+	gn->link = (uint8_t)how;
+	gn->depth = t->node[r].depth < UINT16_MAX ? t->node[r].depth + 1 : UINT16_MAX;
+	for (a = r; a != TREE_NONE; a = t->node[a].parent)
+		t->node[a].gpu_n++;
+}
+
+static int is_graph_launch(const struct tree *t, const struct tree_node *n)
+{
+	const char *name = strpool_str(t->sp, n->name);
+	return !strcmp(name, "cudaGraphLaunch") || !strcmp(name, "hipGraphLaunch");
+}
+
+static void link_graph(struct tree *t, uint32_t *tail, uint32_t r)
+{
+	struct tree_node *n = &t->node[r];
+	uint32_t lk = n->lk, found = 0;
+
+	if (!lk) {
+		n->link = TLK_NO_KEY;
+		return;
+	}
+	/* every GPU event with that id, file order; graph launches are rare */
+	for (size_t i = 0; i < t->nr; i++)
+		if (tree_is_gpu(&t->node[i]) && t->node[i].lk == lk) {
+			attach(t, tail, r, (uint32_t)i, TLK_GRAPH);
+			found++;
+		}
+	t->node[r].link = found ? TLK_GRAPH : TLK_NO_GPU_EVENT;
+}
+
+static void link_flow(struct tree *t, uint32_t *tail, uint32_t r)
+{
+	struct tree_node *n = &t->node[r];
+	uint32_t lk = n->lk, f, g;
+
+	if (!lk) {
+		n->link = TLK_NO_KEY;
+		return;
+	}
+	if (lk >= t->aflow_s || !t->flow_s[lk]) {
+		n->link = TLK_NO_S_FLOW;
+		return;
+	}
+	f = lk < t->aflow_f ? t->flow_f[lk] : 0;
+	if (!f) {
+		n->link = TLK_NO_F_FLOW;
+		return;
+	}
+	g = f >= 2 ? pm_get(t, f - 2, lk) : TREE_NONE;
+	if (g == TREE_NONE) {
+		n->link = TLK_NO_GPU_EVENT;
+	} else if (is_host_kind(t->node[g].kind)) {
+		/* TraceLens would make a host event (maybe r itself) r's child */
+		n->link = TLK_HOST_TARGET;
+	} else {
+		attach(t, tail, r, g, TLK_LINKED);
+		t->node[r].link = TLK_LINKED;
+	}
+}
+
+static void link_gpu(struct tree *t, uint32_t *tail)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		int kind = t->node[i].kind;
+		if (kind != TK_RUNTIME && kind != TK_DRIVER)
+			continue;
+		if (is_graph_launch(t, &t->node[i]))
+			link_graph(t, tail, (uint32_t)i);
+		else
+			link_flow(t, tail, (uint32_t)i);
+	}
+}
+
+/* ---- forward/backward (spec §2.6) ------------------------------------ */
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct seqent *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static void link_group(struct tree *t, const struct seqent *g, size_t n)
+{
+	static const char prefix[] = "autograd::engine::evaluate_function:";
+	uint32_t bwd = TREE_NONE, fwd = TREE_NONE;
+	double best = -1;
+
+	for (size_t i = 0; i < n && bwd == TREE_NONE; i++)
+		if (!strncmp(strpool_str(t->sp, t->node[g[i].node].name), prefix,
+			     sizeof(prefix) - 1))
+			bwd = g[i].node;
+	if (bwd == TREE_NONE)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct tree_node *e = &t->node[g[i].node];
+		if (e->pidtid != t->node[bwd].pidtid && e->ts > best) {
+			best = e->ts;
+			fwd = g[i].node;
+		}
+	}
+	if (fwd == TREE_NONE)
+		return;
+	/* an event has one Sequence number, so each side gets at most one link */
+	t->node[bwd].fwd_bwd = fwd;
+	t->node[bwd].flags |= TN_FWD;
+	t->node[fwd].fwd_bwd = bwd;
+	t->node[fwd].flags |= TN_BWD;
+}
+
+static void link_fwd_bwd(struct tree *t)
+{
+	size_t i = 0, j;
+
+	if (t->nseq)
+		qsort(t->seq, t->nseq, sizeof(*t->seq), by_seq);
+	while (i < t->nseq) {
+		for (j = i; j < t->nseq && t->seq[j].seq == t->seq[i].seq; j++)
+			;
+		link_group(t, t->seq + i, j - i);
+		i = j;
+	}
+}
+
+/* ---- kernel launchers (spec §4.4) ------------------------------------ */
+
+static int is_comm(const char *s)
+{
+	return strcasestr(s, "nccl") || strcasestr(s, "rccl") ||
+	       strcasestr(s, "cross_device_reduce");
+}
+
+static void attribute_kernels(struct tree *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tree_node *k = &t->node[i];
+		uint32_t r = k->parent, cur, leaf = TREE_NONE;
+
+		if (!tree_is_gpu(k) || r == TREE_NONE || is_comm(strpool_str(t->sp, k->name)))
+			continue;
+		for (cur = t->node[r].parent; cur != TREE_NONE;) {
+			const struct tree_node *c = &t->node[cur];
+			if (c->kind == TK_CPU_OP) {
+				if (strcmp(strpool_str(t->sp, c->name), "execute")) {
+					leaf = cur;
+					break;
+				}
+			} else if (c->kind != TK_PYTHON) {
+				break;
+			}
+			cur = c->parent;
+		}
+		k->launcher = leaf != TREE_NONE ? leaf : r;
+		t->node[k->launcher].flags |= TN_LAUNCHER;
+	}
+}
+
+void tree_build(struct tree *t)
+{
+	uint32_t *tail;
+
+	if (t->built)
+		return;
+	t->built = 1;
+	if (t->key == KEY_UNDECIDED)
+		decide_key(t, KEY_EXT);
+	free(t->pend);
+	t->pend = NULL;
+	tail = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*tail)));
+	pm_build(t);
+	build_stacks(t, tail);
+	link_gpu(t, tail);
+	free(tail);
+	free(t->pm.key);
+	free(t->pm.val);
+	memset(&t->pm, 0, sizeof(t->pm));
+	free(t->flow_s);
+	free(t->flow_f);
+	t->flow_s = NULL;
+	t->flow_f = NULL;
+	link_fwd_bwd(t);
+	free(t->seq);
+	t->seq = NULL;
+	attribute_kernels(t);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+size_t tree_count(const struct tree *t) { return t->nr; }
+const struct tree_node *tree_at(const struct tree *t, uint32_t i) { return &t->node[i]; }
+const char *tree_str(const struct tree *t, uint32_t id) { return strpool_str(t->sp, id); }
+
+const uint32_t *tree_roots(const struct tree *t, size_t *n)
+{
+	*n = t->nroots;
+	return t->roots;
+}
+
+uint32_t tree_find(const struct tree *t, unsigned long uid)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->node[mid].uid < uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nr && t->node[lo].uid == uid ? (uint32_t)lo : TREE_NONE;
+}
+
+uint32_t tree_find_ext(const struct tree *t, const char *ext, const char *pid,
+		       const char *tid)
+{
+	uint32_t e = strpool_find(t->sp, ext, strlen(ext)), th;
+	size_t lp = strlen(pid), lt = strlen(tid);
+	char *key = xmalloc(lp + lt + 2);
+
+	memcpy(key, pid, lp);
+	key[lp] = '\t';
+	memcpy(key + lp + 1, tid, lt + 1);
+	th = strpool_find(t->threads, key, lp + lt + 1);
+	free(key);
+	if (!*ext || e == UINT32_MAX || th == UINT32_MAX || !*pid || !*tid)
+		return TREE_NONE;
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->node[i].ext == e && t->node[i].pidtid == th)
+			return (uint32_t)i;
+	return TREE_NONE;
+}
+
+struct tree_stats tree_stats(const struct tree *t)
+{
+	struct tree_stats st;
+
+	memset(&st, 0, sizeof(st));
+	st.events = t->events;
+	st.nodes = t->nr;
+	st.roots = t->nroots;
+	st.dropped = t->dropped;
+	st.untimed = t->untimed;
+	st.key = t->key == KEY_CORR ? "correlation" : "External id";
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct tree_node *n = &t->node[i];
+		st.host += (n->flags & TN_HOST) != 0;
+		if (tree_is_gpu(n)) {
+			st.gpu++;
+			st.gpu_linked += (n->flags & TN_TREE) != 0;
+		}
+		if (n->kind == TK_RUNTIME || n->kind == TK_DRIVER) {
+			st.runtime++;
+			st.runtime_linked += n->link == TLK_LINKED || n->link == TLK_GRAPH;
+		}
+	}
+	return st;
+}
+
+/* ---- busy times --------------------------------------------------------- */
+
+static int by_start(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* merge_intervals then sum(end - start), left to right (spec §3.2) */
+static double busy(double *iv, size_t n)
+{
+	double total = 0, s, e;
+	size_t i;
+
+	if (!n)
+		return 0;
+	qsort(iv, n, 2 * sizeof(*iv), by_start);
+	s = iv[0];
+	e = iv[1];
+	for (i = 1; i < n; i++) {
+		if (iv[2 * i] <= e) {
+			if (iv[2 * i + 1] > e)
+				e = iv[2 * i + 1];
+		} else {
+			total += e - s;
+			s = iv[2 * i];
+			e = iv[2 * i + 1];
+		}
+	}
+	return total + (e - s);
+}
+
+/*
+ * Collects the intervals of the linked events in i's subtree; with
+ * launcher != TREE_NONE only those attributed to it.  Returns their number.
+ */
+static size_t gather(struct tree *t, uint32_t i, uint32_t launcher, size_t *count)
+{
+	size_t nstk = 0, niv = 0;
+
+	*count = 0;
+	xgrow((void **)&t->stk, &t->astk, 1, sizeof(*t->stk));
+	t->stk[nstk++] = i;
+	while (nstk) {
+		const struct tree_node *n = &t->node[t->stk[--nstk]];
+		uint32_t c;
+
+		for (c = n->first_child; c != TREE_NONE; c = t->node[c].next_sibling) {
+			const struct tree_node *cn = &t->node[c];
+			if (cn->flags & TN_HOST) {
+				xgrow((void **)&t->stk, &t->astk, nstk + 1, sizeof(*t->stk));
+				t->stk[nstk++] = c;
+				continue;
+			}
+			if (launcher != TREE_NONE && cn->launcher != launcher)
+				continue;
+			++*count;
+			if (!(cn->flags & TN_TIMED))
+				continue;
+			xgrow((void **)&t->iv, &t->aiv, 2 * niv + 2, sizeof(*t->iv));
+			t->iv[2 * niv] = cn->ts;
+			t->iv[2 * niv + 1] = t_end(cn);
+			niv++;
+		}
+	}
+	return niv;
+}
+
+double tree_gpu_busy(struct tree *t, uint32_t i)
+{
+	size_t count, n;
+
+	if (!t->node[i].gpu_n)
+		return 0;
+	n = gather(t, i, TREE_NONE, &count);
+	return busy(t->iv, n);
+}
+
+double tree_kernel_direct(struct tree *t, uint32_t i, uint32_t *cnt)
+{
+	size_t count, n;
+
+	*cnt = 0;
+	if (!(t->node[i].flags & TN_LAUNCHER))
+		return -1;
+	n = gather(t, i, i, &count);
+	*cnt = (uint32_t)count;
+	return busy(t->iv, n);
+}

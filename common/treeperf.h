@@ -1,0 +1,85 @@
+/*
+ * treeperf: TraceLens's TreePerfAnalyzer over a node stream (spec core
+ * §4.4-§4.9): the GPU events under every node, the kernel launchers
+ * ("leaf ops") with their direct and subtree kernel time, the rows of the
+ * unified perf table, and the GPU total time the percentages divide by.
+ *
+ *	struct opdb *db = opdb_load(NULL);
+ *	struct treeperf *tp = treeperf_new(ns, db, all_gpu);
+ *	for (i = 0; i < tp->nlaunch; i++) use tp->launch[i];
+ *	treeperf_unified(tp);                fills tp->uni (optional)
+ *	treeperf_free(tp);
+ *
+ * Three "leaf op" rules coexist, each where TraceLens uses it:
+ *  - launchers (ops_* sheets, §4.4): a kernel belongs to its nearest
+ *    cpu_op ancestor above its runtime call, skipping ops named "execute"
+ *    and python frames; without one, to the runtime call itself;
+ *    communication kernels (nccl/rccl/cross_device_reduce) are left out;
+ *  - kernel_summary and short kernels (§4.8): the first cpu_op above the
+ *    launching runtime call, "execute" included, every kernel counted;
+ *  - unified_perf_summary (§4.6): the highest op with a perf model, else
+ *    an op whose GPU child is reachable through runtime calls only
+ *    (treeperf_unified).
+ */
+#ifndef TL_TREEPERF_H
+#define TL_TREEPERF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nodeset.h"
+#include "opdb.h"
+
+struct launcher {
+	uint32_t uid;
+	uint32_t *kern;		/* direct kernels, sorted by ts (stable) */
+	uint32_t nkern;
+	uint32_t seq;		/* first-insertion order (TraceLens dict order) */
+	double direct_us;	/* busy time of the direct kernels */
+	double subtree_us;	/* busy time of all GPU events below */
+	const char *category;	/* categorize_torch_op */
+};
+
+/* One row of the unified perf table before grouping. */
+struct unirow {
+	uint32_t uid;		/* the event the row copies */
+	uint32_t row_uid;	/* UID printed (synthetic rows get new ones) */
+	const char *name;	/* owned by tp (synthetic names) or the nodeset */
+	const char *category;
+	uint32_t *gpu;		/* its GPU events, gpu_events order */
+	uint32_t ngpu;
+	double kernel_us;	/* Kernel Time (µs) */
+	int has_perf_model;
+};
+
+struct treeperf {
+	const struct nodeset *ns;
+	const struct opdb *db;
+	int gpu_only;		/* no cpu_op in the trace */
+	double total_us;	/* gpu_timeline total_time in µs (NaN: no GPU events) */
+	uint32_t *ge_off, *ge;	/* node i's GPU events: ge[ge_off[i] .. ge_off[i+1]) */
+	uint32_t *ch_off, *ch;	/* node i's children, sweep order */
+	struct launcher *launch;	/* sorted by ts (stable) */
+	size_t nlaunch;
+	int32_t *launcher_of;	/* node uid → index in launch, -1 */
+	struct unirow *uni;
+	size_t nuni;
+	char **synth_names;
+	size_t nsynth;
+};
+
+struct treeperf *treeperf_new(const struct nodeset *ns, const struct opdb *db, int all_gpu);
+void treeperf_free(struct treeperf *tp);
+void treeperf_unified(struct treeperf *tp);
+
+/* The node's GPU events (ancestor lists of TraceLens's gpu_events). */
+const uint32_t *treeperf_gpu_events(const struct treeperf *tp, uint32_t uid, uint32_t *n);
+double treeperf_busy(const struct treeperf *tp, const uint32_t *uids, size_t n);
+/* first cpu_op above node uid (exclusive), -1 if none; "execute" included */
+int32_t treeperf_cpu_op_above(const struct treeperf *tp, uint32_t uid);
+/* categorize_torch_op of any event, with its kernel_details as TraceLens has them */
+const char *treeperf_category(const struct treeperf *tp, uint32_t uid);
+int treeperf_is_comm(const char *name);
+int treeperf_has_perf_model(const struct treeperf *tp, uint32_t uid);
+
+#endif

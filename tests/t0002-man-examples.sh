@@ -1,0 +1,47 @@
+#!/bin/sh
+# Every ".Dl $ command" line in man/*.1 runs and exits 0 (as jq's man.test).
+# The examples are run, in a scratch folder, against fixtures named as the
+# pages name them: trace.json (the sample trace the repo ships),
+# trace.json.gz, traces.tar.gz (also as run.tar.gz), events.tsv, nodes.tsv, base.json.gz,
+# variant.json.gz, base_report/ and variant_report/.
+. "$TL_SRC/tests/lib.sh"
+
+sample="$TL_SRC/share/tl/sample/trace.json"
+if [ ! -f "$sample" ]; then
+	test_skip 'man page examples' 'share/tl/sample/trace.json is missing'
+	test_done; exit
+fi
+cp "$sample" trace.json
+gzip -c trace.json >trace.json.gz
+cp trace.json.gz base.json.gz
+sed 's/"dur": *\([0-9]\)/"dur": 1\1/' trace.json | gzip -c >variant.json.gz
+tar czf traces.tar.gz trace.json
+cp traces.tar.gz run.tar.gz
+tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
+if [ -f "$TL_SRC/scripts/tl-report" ]; then
+	sh "$TL_SRC/scripts/tl-report" -o base_report base.json.gz >/dev/null 2>&1
+	sh "$TL_SRC/scripts/tl-report" -o variant_report variant.json.gz >/dev/null 2>&1
+fi
+
+# mdoc text → shell: \- is -, \e is \, \& is nothing, \(aq is '
+extract() {
+	sed -n 's/^\.Dl \$ //p' "$1" |
+	sed -e 's/\\-/-/g' -e 's/\\&//g' -e "s/\\\\(aq/'/g" -e 's/\\e/\\/g'
+}
+
+for page in "$TL_SRC"/man/*.1; do
+	name=$(basename "$page")
+	extract "$page" >examples.txt
+	while IFS= read -r cmd; do
+		missing=
+		for w in $(printf '%s\n' "$cmd" | tr '|' '\n' | awk '{print $1}'); do
+			command -v "$w" >/dev/null 2>&1 || missing="$missing $w"
+		done
+		if [ -n "$missing" ]; then
+			test_skip "$name: $cmd" "not installed:$missing"
+			continue
+		fi
+		test_expect_success "$name: $cmd" "bash -o pipefail -c '$(printf '%s' "$cmd" | sed "s/'/'\\\\''/g")' >/dev/null"
+	done <examples.txt
+done
+test_done

@@ -1,0 +1,403 @@
+/*
+ * Unit tests for common/perfmodel: every model kind on hand-computed
+ * cases, with dtypes and shapes the corpus lacks (fp8, fp16, fp64, bool,
+ * 3-D and transposed convolution, causal and GQA attention, broadcasting,
+ * cumulative reductions, group/RMS norm backward) and the failure modes.
+ * argv[1] is the source tree.  Expected numbers are worked out by hand
+ * from the formulas in spec tracelens-perfmodel.md §3; each comment shows
+ * the arithmetic.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "opdb.h"
+#include "perfmodel.h"
+#include "tap.h"
+
+static struct opdb *db;
+static struct pm_result r;
+
+static int run(const char *name, const char *dims, const char *types, const char *strides,
+	       const char *conc, int bwd, const char *kernel)
+{
+	struct pm_args a = { dims, types, strides, conc };
+	const char *k[1] = { kernel };
+
+	pm_result_release(&r);
+	perfmodel_compute(opdb_lookup(db, name), &a, k, kernel ? 1 : 0, bwd, &r);
+	return r.status;
+}
+
+static const char *param(const char *key)
+{
+	for (size_t i = 0; i < r.nparam; i++)
+		if (!strcmp(r.param[i].key, key))
+			return r.param[i].str;
+	return "(absent)";
+}
+
+static void num(double got, double want, const char *what)
+{
+	char w[200];
+
+	snprintf(w, sizeof(w), "%s = %.17g", what, want);
+	tap_ok(got == want, w);
+	if (got != want)
+		printf("#   got %.17g\n", got);
+}
+
+static void ok(const char *what)
+{
+	char w[200];
+
+	snprintf(w, sizeof(w), "%s: model ok", what);
+	tap_ok(r.status == PM_OK, w);
+	if (r.status != PM_OK)
+		printf("#   status %d: %s\n", r.status, r.why ? r.why : "");
+}
+
+static void metrics(const char *what, double flops, double bytes, const char *spec)
+{
+	char w[200];
+
+	ok(what);
+	snprintf(w, sizeof(w), "%s flops", what);
+	num(r.flops, flops, w);
+	snprintf(w, sizeof(w), "%s bytes", what);
+	if (bytes < 0) {
+		tap_ok(!r.has_bytes, w);
+	} else {
+		tap_ok(r.has_bytes, w);
+		num(r.bytes, bytes, w);
+	}
+	snprintf(w, sizeof(w), "%s Compute Spec", what);
+	tap_str(r.spec, spec, w);
+}
+
+static void test_dtype(void)
+{
+	num(dtype_bpe("c10::BFloat16"), 2, "bpe bf16");
+	num(dtype_bpe("C10::BFLOAT16"), 2, "bpe matches case-insensitively");
+	num(dtype_bpe("c10::Float8_e5m2fnuz"), -1, "bpe e5m2fnuz unknown to TraceLens");
+	num(dtype_bpe("bool"), -1, "bpe bool unknown to TraceLens");
+	num(dtype_bytes("bool"), 1, "bool is 1 byte");
+	num(dtype_bytes("fp4"), 0.5, "fp4 is half a byte");
+	num(dtype_bpe("long int"), 8, "bpe long int");
+	num(dtype_bpe(NULL), -1, "bpe of None");
+	tap_str(dtype_precision("float"), "fp32", "precision float");
+	tap_ok(dtype_precision("c10::Float8_e5m2") == NULL, "e5m2 has no precision");
+	tap_str(dtype_precision("c10::Float4_e2m1fn_x2"), "fp4", "precision fp4x2");
+}
+
+static void test_gemm(void)
+{
+	/* 2·64·32·128 = 524288; (64·128 + 128·32 + 64·32)·4 = 57344 */
+	run("aten::mm", "[[64,128],[128,32]]", "[\"float\",\"float\"]", "[[128,1],[32,1]]",
+	    "[\"\",\"\"]", 0, NULL);
+	metrics("mm fp32", 524288, 57344, "matrix_fp32");
+	tap_str(param("stride_A"), "(128, 1)", "mm stride_A");
+	tap_str(param("dtype_A_B"), "('float', 'float')", "mm dtype_A_B");
+	tap_str(param("B"), "1", "mm B = 1 added last");
+	tap_str(r.param[r.nparam - 1].key, "B", "mm B is the last param");
+	/* fp8 → fp16 out: 16·32·1 + 32·64·1 + 16·64·2 = 4608 */
+	run("aten::_scaled_mm", "[[16,32],[32,64],[],[],[],[]]",
+	    "[\"c10::Float8_e4m3fn\",\"c10::Float8_e4m3fn\",\"float\",\"float\",\"\",\"\"]",
+	    "[[32,1],[1,32],[],[],[],[]]", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("scaled_mm fp8", 65536, 4608, "matrix_fp8");
+	tap_str(param("bias"), "False", "scaled_mm bias: len(Input Dims) != 3");
+	run("aten::_scaled_mm", "[[16,32],[32,64],[64]]",
+	    "[\"c10::Float8_e5m2\",\"c10::Float8_e5m2\",\"c10::BFloat16\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
+	/* 3 args → bias: +16·64 flops, +64·1 bytes; e5m2 has no precision */
+	metrics("scaled_mm e5m2 with bias", 65536 + 1024, 4608 + 64, "");
+	tap_str(param("stride_A"), "", "no Input Strides → stride None");
+	/* batched fp16: 4·2·8·2·16 = 2048; 4·(8·16 + 16·2 + 8·2)·2 = 1408 */
+	run("aten::bmm", "[[4,8,16],[4,16,2]]", "[\"c10::Half\",\"c10::Half\"]",
+	    "[[128,16,1],[32,2,1]]", "[\"\",\"\"]", 0, NULL);
+	metrics("bmm fp16", 2048, 1408, "matrix_fp16");
+	tap_str(r.param[0].key, "B", "bmm B is the first param");
+	tap_str(param("B"), "4", "bmm B");
+	/* 4·(2·8·2·16 + 8·2) = 2112; 4·(128 + 32 + 16 + 2)·2 = 1424 */
+	run("aten::baddbmm", "[[4,8,2],[4,8,16],[4,16,2],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]",
+	    "[[16,2,1],[128,16,1],[32,2,1],[],[]]", "[\"\",\"\",\"\",\"1\",\"1\"]", 0, NULL);
+	metrics("baddbmm bf16", 2112, 1424, "matrix_bf16");
+	/* double: 2·2·2·2 + 2·2 = 20 flops; (4 + 4 + 4 + 2)·8 = 112 bytes */
+	run("aten::addmm", "[[2],[2,2],[2,2],[],[]]",
+	    "[\"double\",\"double\",\"double\",\"Scalar\",\"Scalar\"]", "[[1],[2,1],[2,1],[],[]]",
+	    "[\"\",\"\",\"\",\"1\",\"1\"]", 0, "Cijk_Ailk_Bjlk_BBS_BH_MT64x16x64");
+	metrics("addmm fp64", 20, 112, "matrix_fp64");
+	tap_str(param("transpose"), "(False, True)", "Tensile kernel name gives transpose");
+	run("aten::mm", "[[4,4],[4,4]]", "[\"c10::BFloat16\",\"c10::BFloat16\"]", "[[4,1],[4,1]]",
+	    "[\"\",\"\"]", 0, "nvjet_tst_64x8_64x16_2x1_v_bz_TNT");
+	tap_str(param("transpose"), "(True, False)", "nvjet kernel name gives transpose");
+	run("aten::mm", "[[4,4],[4,4]]", "[\"c10::BFloat16\",\"c10::BFloat16\"]", "[[4,1],[4,1]]",
+	    "[\"\",\"\"]", 0, "void cutlass::Kernel2<cutlass_80_tensorop_gemm_tn>");
+	tap_str(param("transpose"), "(absent)", "cutlass kernel names give no transpose");
+	run("aten::mm", "[[4,4],[4,4]]", "[\"bool\",\"bool\"]", "[[4,1],[4,1]]", "[\"\",\"\"]", 0, NULL);
+	metrics("mm bool", 128, -1, "");
+	tap_ok(run("aten::mm", "[[4,4],[4,4]]", "[\"float\",\"float\"]", "", "[]", 1, NULL) == PM_NOTIMPL,
+	       "GEMM backward pass raises NotImplementedError");
+	tap_ok(run("aten::mm", "[[4,4]]", "[\"float\"]", "", "[]", 0, NULL) == PM_FAIL,
+	       "mm with one operand fails");
+	/* TransformerEngine te_gemm_ts, no transposes: M = A[1], K = A[0],
+	 * N = B[0]; 2·16·8·32 = 8192; 16·32·1 + 32·8·1 + 16·8·2 = 1024 */
+	run("tex_ts::te_gemm_ts",
+	    "[[32,16],[],[],[],[],[8,32],[],[],[],[],[16,8],[],[],[],[],[],[],[],[]]",
+	    "[\"c10::Float8_e4m3fn\",\"\",\"\",\"\",\"\",\"c10::Float8_e4m3fn\",\"\",\"\",\"\",\"\",\"c10::BFloat16\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"c10::BFloat16\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"0\",\"\",\"\",\"\",\"\",\"0\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("te_gemm_ts fp8", 8192, 1024, "matrix_fp8");
+	tap_str(param("dtype_A_B"), "('c10::Float8_e4m3fn', 'c10::Float8_e4m3fn', 'c10::BFloat16', 'c10::BFloat16')",
+		"te_gemm_ts dtype_A_B has A, B, out, bias");
+	/* hipBLASLt fp8: A (64,128), B (128,32); out bf16: 8192 + 4096 + 64·32·2 */
+	run("primus_turbo::hipblaslt_gemm_fp8", "[[64,128],[],[128,32],[],[],[],[],[]]",
+	    "[\"c10::Float8_e4m3fnuz\",\"float\",\"c10::Float8_e4m3fnuz\",\"float\",\"\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"False\",\"False\",\"False\"]", 0, NULL);
+	metrics("hipblaslt fp8", 524288, 16384, "matrix_fp8");
+	tap_str(param("dtype_scaleA"), "float", "hipblaslt dtype_scaleA");
+	/* a4w4: K = 64·2; 16·64 + 32·64 + (16 + 32)·ceil(128/32)·1 + 16·32·2 = 4288 */
+	run("aiter::gemm_a4w4", "[[16,64],[32,64],[16,4],[32,4],[]]",
+	    "[\"c10::Float4_e2m1fn_x2\",\"c10::Float4_e2m1fn_x2\",\"c10::Float8_e8m0fnu\",\"c10::Float8_e8m0fnu\",\"\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("a4w4 fp4", 131072, 4288, "matrix_fp4");
+	tap_str(param("K"), "128", "a4w4 K unpacked");
+	/* vllm_rocm_unquantized_gemm: N from the weight [N,K]; bias D[2] */
+	run("vllm::rocm_unquantized_gemm", "[[8,16],[32,16],[32]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
+	/* 2·8·32·16 + 8·32 = 8448; (128 + 512 + 256 + 32)·2 = 1856 */
+	metrics("rocm_unquantized_gemm", 8448, 1856, "matrix_bf16");
+}
+
+static void test_conv(void)
+{
+	/* 3-D, grouped: out (2,6,8,8,8); 2·(2·27)·6144 = 663552; (4096 + 324 + 6144)·2 */
+	run("aten::convolution", "[[2,4,8,8,8],[6,2,3,3,3],[6],[],[],[],[],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\"]",
+	    "[[2048,512,64,8,1],[54,27,9,3,1],[1],[],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"[1]\",\"[1]\",\"[1]\",\"False\",\"[0]\",\"2\"]", 0, NULL);
+	metrics("conv3d grouped", 663552, 21128, "matrix_bf16");
+	tap_str(param("convNd"), "conv3d", "convNd");
+	tap_str(param("stride"), "(1, 1, 1)", "length-1 stride broadcast");
+	tap_str(param("bias"), "False", "bias never detected (9 args; TraceLens quirk)");
+	tap_str(param("groups"), "2", "groups");
+	/* transposed: out (1,3,10,10); 2·27·n(x)=100 → 5400; (100 + 108 + 300)·4 */
+	run("aten::convolution", "[[1,4,5,5],[4,3,3,3],[],[],[],[],[],[],[]]",
+	    "[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\"]",
+	    "[[100,25,5,1],[27,9,3,1],[],[],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"[2, 2]\",\"[1, 1]\",\"[1, 1]\",\"True\",\"[1, 1]\",\"1\"]", 0, NULL);
+	metrics("conv_transpose2d fp32", 5400, 2032, "matrix_fp32");
+	/* backward: out (2,4,6,6)=288; ig 2·288·27 + wg 2·108·2·36 + bias 288;
+	 * bytes 2·(288 + 108 + 384)·4 + (288 + 4) unscaled bias term */
+	run("aten::convolution_backward",
+	    "[[2,4,6,6],[2,3,8,8],[4,3,3,3],[4],[],[],[],[],[],[],[]]",
+	    "[\"float\",\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\",\"ScalarList\"]",
+	    "[[144,36,6,1],[192,64,8,1],[27,9,3,1],[],[],[],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"[4]\",\"[1, 1]\",\"[0, 0]\",\"[1, 1]\",\"False\",\"[0, 0]\",\"1\",\"[True, True, True]\"]",
+	    0, NULL);
+	metrics("conv2d backward with bias", 31392, 6532, "matrix_fp32");
+	run("aten::convolution", "[[1,4,5,5],[4,3,3,3],[],[],[],[],[],[],[]]",
+	    "[\"float\",\"c10::Half\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"]", "",
+	    "[\"\",\"\",\"\",\"\",\"\",\"\",\"False\",\"\",\"1\"]", 0, NULL);
+	tap_ok(r.status == PM_FAIL, "conv with mixed input/weight dtypes fails");
+}
+
+static void test_sdpa(void)
+{
+	/* causal, N_Q == N_KV: 2 terms of 2·4·2·16·16·32 = 131072, halved */
+	run("aten::_scaled_dot_product_flash_attention",
+	    "[[2,4,16,32],[2,4,16,32],[2,4,16,32],[],[],[],[]]",
+	    "[\"c10::Half\",\"c10::Half\",\"c10::Half\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+	    "[[2048,512,32,1],[2048,512,32,1],[2048,512,32,1],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"0.\",\"True\",\"False\",\"\"]", 0, NULL);
+	/* bytes: 4 tensors of 2·16·4·32 elements, bpe fixed 2 (quirk) */
+	metrics("sdpa causal fp16", 131072, 32768, "matrix_fp16");
+	tap_str(param("causal"), "True", "causal param");
+	tap_str(param("dropout"), "0.0", "dropout '0.' is 0.0");
+	run("aten::_scaled_dot_product_flash_attention",
+	    "[[1,1,8,16],[1,1,12,16],[1,1,12,16],[],[],[],[]]",
+	    "[\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]", "",
+	    "[\"\",\"\",\"\",\"0.\",\"True\",\"False\",\"\"]", 0, NULL);
+	tap_ok(r.status == PM_FAIL, "causal attention with N_Q != N_KV fails (row dropped)");
+	/* fp32 forward still sized with bpe 2: 4·(1·8·1·16)… N_KV 12 */
+	run("aten::_scaled_dot_product_efficient_attention",
+	    "[[1,1,8,16],[1,1,12,16],[1,1,12,16],[],[],[],[]]",
+	    "[\"float\",\"float\",\"float\",\"\",\"\",\"\",\"\"]", "",
+	    "[\"\",\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	/* 2·(1·1·2·8·12·16) = 6144; (128 + 192 + 192 + 128)·2 = 1280 */
+	metrics("efficient attention fp32, bytes still bpe 2", 6144, 1280, "matrix_fp32");
+	tap_str(param("flash_impl"), "False", "efficient attention is not flash");
+	/* GQA backward pass of a BNHD forward: 5·8192 + 2·(1·8·16·1) = 41216;
+	 * bytes (2·512 + 2·256 + 2·256 + 512)·2 = 5120 */
+	run("flash_attn::_flash_attn_forward", "[[1,8,4,16],[1,8,2,16],[1,8,2,16],[],[],[],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+	    "[[512,64,16,1],[256,32,16,1],[256,32,16,1],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"0.0\",\"0.125\",\"False\",\"-1\",\"-1\"]", 1, NULL);
+	metrics("flash_attn GQA backward pass", 41216, 5120, "matrix_bf16");
+	tap_str(param("H_KV"), "2", "H_KV from BNHD k");
+	tap_str(param("q_stride"), "(512, 64, 16, 1)", "q_stride param");
+	/* varlen, 3 sequences in 96 tokens, max 64: F(64,64) + 2·F(16,16) with
+	 * F(n,m) = 2 terms of 2·2·n·m·8 = 64·n·m; bytes 4·(96·2·8)·2 */
+	run("flash_attn::_flash_attn_varlen_forward",
+	    "[[96,2,8],[96,2,8],[96,2,8],[4],[4],[],[],[],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"int\",\"int\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]",
+	    "[[16,8,1],[16,8,1],[16,8,1],[1],[1],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"\",\"\",\"64\",\"64\",\"0.0\",\"0.125\",\"False\"]", 0, NULL);
+	metrics("flash_attn varlen", 294912, 12288, "matrix_bf16");
+	tap_str(param("max_seqlen_q"), "64.0", "max_seqlen_q is a float");
+	tap_str(param("num_seqs_q"), "3", "num_seqs_q from cu_seqlens");
+	/* Evoformer (1,4,16,2,8): B = 4; 2·(4·2·2·16·16·8); 4·(4·16·2·8)·2 */
+	run("EvoformerAttention", "[[1,4,16,2,8],[1,4,16,2,8],[1,4,16,2,8],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"\",\"\"]", "", "[]", 0, NULL);
+	metrics("Evoformer attention", 65536, 8192, "matrix_bf16");
+	tap_str(param("dtype_A_B"), "['c10::BFloat16']", "Evoformer dtype_A_B is a list");
+	tap_str(param("dropout"), "(absent)", "Evoformer has no dropout param");
+	run("flash_attn::_flash_attn_forward", "[[1,8,4,16],[2,8,2,16],[1,8,2,16]]",
+	    "[\"float\",\"float\",\"float\"]", "", "[\"\",\"\",\"\",\"0.0\",\"0.1\",\"False\"]", 0, NULL);
+	tap_ok(r.status == PM_FAIL, "batch mismatch between q and k fails");
+}
+
+static void test_elementwise(void)
+{
+	/* silu_and_mul: 5 FLOPs per output element, input read twice */
+	run("aiter::silu_and_mul", "[[4,64],[4,128]]", "[\"c10::BFloat16\",\"c10::BFloat16\"]",
+	    "[[64,1],[128,1]]", "[\"\",\"\"]", 0, NULL);
+	metrics("silu_and_mul", 1280, 1536, "vector_bf16");
+	/* mxfp4 quant: 2n flops; n·2 + n/2 + n//32 bytes, n = 4096 */
+	run("aiter::dynamic_per_group_scaled_quant_fp4", "[[64,32],[64,64],[64,2]]",
+	    "[\"c10::Float4_e2m1fn_x2\",\"c10::BFloat16\",\"c10::Float8_e8m0fnu\"]", "",
+	    "[\"\",\"\",\"\"]", 0, NULL);
+	metrics("mxfp4 quant", 8192, 10368, "vector_bf16");
+	run("aten::neg", "[[3,5]]", "[\"bool\"]", "[[5,1]]", "[\"\"]", 0, NULL);
+	metrics("neg bool: bytes None", 15, -1, "");
+	tap_str(param("stride_output"), "", "unary without output: stride_output None");
+	/* copy_ fp64 → fp16: n·(8 + 2) */
+	run("aten::copy_", "[[10],[10],[]]", "[\"c10::Half\",\"double\",\"Scalar\"]",
+	    "[[1],[1],[]]", "[\"\",\"\",\"False\"]", 0, NULL);
+	metrics("copy_ half<-double", 10, 100, "vector_fp16");
+	/* pad: (2,3,4) with [1, 2, 0, 1] → (2,4,7); n(in)·4 + n(out)·4 */
+	run("aten::replication_pad2d", "[[2,3,4],[]]", "[\"float\",\"ScalarList\"]",
+	    "[[12,4,1],[]]", "[\"\",\"[1, 2, 0, 1]\"]", 0, NULL);
+	metrics("replication_pad2d", 56, 320, "vector_fp32");
+	tap_str(param("output_shape"), "(2, 4, 7)", "pad output shape");
+	/* scalar operand: (8,16)·Scalar → 128 out; 128·2 + 1·4 + 128·2 */
+	run("aten::mul", "[[8,16],[]]", "[\"c10::Half\",\"Scalar\"]", "[[16,1],[]]",
+	    "[\"\",\"2\"]", 0, NULL);
+	metrics("mul by scalar", 128, 516, "vector_fp16");
+	tap_str(param("shape_in2"), "()", "scalar shape ()");
+	/* broadcast (8,1)·(1,16) with fp32 and fp16: out 128 elems of max bpe 4 */
+	run("aten::add", "[[8,1],[1,16],[]]", "[\"float\",\"c10::Half\",\"Scalar\"]",
+	    "[[1,1],[16,1],[]]", "[\"\",\"\",\"1\"]", 0, NULL);
+	metrics("add broadcast", 128, 8 * 4 + 16 * 2 + 128 * 4, "vector_fp32");
+	run("aten::add", "[[3],[4],[]]", "[\"float\",\"float\",\"Scalar\"]", "", "[\"\",\"\",\"1\"]", 0, NULL);
+	tap_ok(r.status == PM_FAIL, "non-broadcastable shapes fail");
+}
+
+static void test_reduce_norm(void)
+{
+	run("aten::cumsum", "[[10,20],[],[]]", "[\"float\",\"Scalar\",\"\"]", "", "[\"\",\"1\",\"\"]", 0, NULL);
+	metrics("cumsum keeps every element", 200, 1600, "vector_fp32");
+	run("aten::sum", "[[5,5],[],[],[]]", "[\"double\",\"ScalarList\",\"Scalar\",\"\"]", "",
+	    "[\"\",\"[1]\",\"False\",\"\"]", 0, NULL);
+	/* output counted as 1 element (TraceLens quirk): 25·8 + 8 */
+	metrics("sum fp64 reduces to one element", 25, 208, "vector_fp64");
+	tap_str(param("reduce_type"), "sum", "reduce_type");
+	tap_str(param("num_output_elems"), "1", "num_output_elems");
+	run("aten::amax", "[[4,4]]", "[\"c10::BFloat16\"]", "", "[\"\"]", 1, NULL);
+	metrics("amax backward pass", 16, 34, "vector_bf16");
+	tap_str(param("reduce_type"), "max", "amax is a max");
+	/* RMSNorm: (1024/64)·130 + 2·1024 = 4128; 1024·4 + 64·2 = 4224 */
+	run("aten::_fused_rms_norm", "[[2,8,64],[],[64],[]]",
+	    "[\"c10::BFloat16\",\"ScalarList\",\"c10::BFloat16\",\"Scalar\"]",
+	    "[[512,64,1],[],[1],[]]", "[\"\",\"[64]\",\"\",\"\"]", 0, NULL);
+	metrics("rms_norm bf16", 4128, 4224, "vector_bf16");
+	/* GroupNorm bwd: C = 6 / 3 = 2.0 (a float); e = 96; 2·(4e + 5e) = 1728;
+	 * 192·4 + 192·4·2 + 2·4 + 2·4 + 2·4·2 = 2336 */
+	run("aten::native_group_norm_backward",
+	    "[[2,6,4,4],[2,6,4,4],[2,3],[2,3],[6],[],[],[],[],[]]",
+	    "[\"float\",\"float\",\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\",\"ScalarList\"]",
+	    "[[96,16,4,1],[96,16,4,1],[3,1],[3,1],[1],[],[],[],[],[]]",
+	    "[\"\",\"\",\"\",\"\",\"\",\"2\",\"6\",\"16\",\"3\",\"[True, False, False]\"]", 0, NULL);
+	metrics("group_norm backward", 1728, 2336, "vector_fp32");
+	tap_str(param("num_channels"), "2.0", "GroupNormBwd channels is a float");
+	tap_str(param("output_mask"), "[True, False, False]", "output_mask list");
+	run("aten::instance_norm_backward", "[[1,2,3,3],[1,2,3,3]]", "[\"float\",\"float\"]", "", "[]", 0, NULL);
+	tap_ok(r.status == PM_NOTIMPL, "InstanceNorm backward raises NotImplementedError");
+	run("aten::native_batch_norm", "[[2,4,3,3],[4],[4],[4],[4],[],[],[]]",
+	    "[\"float\",\"float\",\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\",\"Scalar\"]", "",
+	    "[\"\",\"\",\"\",\"\",\"\",\"False\",\"0.1\",\"1e-05\"]", 1, NULL);
+	tap_ok(r.status == PM_NOTIMPL, "BatchNorm backward pass raises NotImplementedError");
+	/* training 'False' is a non-empty string: bool('False') is True */
+	run("aten::native_batch_norm", "[[2,4,3,3],[4],[4],[4],[4],[],[],[]]",
+	    "[\"float\",\"float\",\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\",\"Scalar\"]", "",
+	    "[\"\",\"\",\"\",\"\",\"\",\"False\",\"0.1\",\"1e-05\"]", 0, NULL);
+	tap_str(param("is_training"), "True", "bool('False') is True (TraceLens quirk)");
+	/* 3·4 + 3·72 + 3·4 + 2·72 = 384; 72·4·2 + 6·4·4 = 672 */
+	metrics("batch_norm training", 384, 672, "vector_fp32");
+}
+
+static void test_expr(void)
+{
+	/* FusedRoPEFunc (S,B,H,d) = (4,2,8,16): 3n, 2n·2 with n = 1024 */
+	run("FusedRoPEFunc", "[[4,2,8,16],[],[]]", "[\"c10::BFloat16\",\"\",\"\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
+	metrics("FusedRoPE", 3072, 4096, "vector_bf16");
+	tap_str(param("heads"), "8", "RoPE heads param");
+	tap_str(param("num_elements"), "1024", "RoPE num_elements param");
+	run("FusedRoPEFunc", "[[4,2,8,16]]", "[\"c10::BFloat16\"]", "", "[\"\"]", 1, NULL);
+	tap_ok(r.status == PM_FAIL, "FusedRoPE has no backward formulas (TraceLens AttributeError)");
+	/* CrossEntropy logits (8,1000) fp32: 5·8·1000; 8000·4 + 8·8 + 8·4 */
+	run("CrossEntropyFunction", "[[8,1000],[8]]", "[\"float\",\"long int\"]", "", "[\"\",\"\"]", 0, NULL);
+	metrics("CrossEntropy", 40000, 32096, "vector_fp32");
+	tap_str(param("logits_shape"), "(8, 1000)", "logits_shape param");
+	/* MoEDispatch: bytes only, same backward, no Compute Spec */
+	run("MoEDispatch", "[[64,512]]", "[\"c10::Half\"]", "", "[\"\"]", 1, NULL);
+	metrics("MoEDispatch backward pass", 0, 65536, "");
+	run("_C_custom_ar::all_reduce", "[[],[16,4096]]", "[\"\",\"c10::BFloat16\"]", "[[],[4096,1]]",
+	    "[\"\",\"\"]", 0, NULL);
+	metrics("custom all_reduce", 0, 262144, "");
+	tap_str(param("stride_input"), "(4096, 1)", "all_reduce stride param");
+	run("sglang::store_cache", "[[32,8,128]]", "[\"c10::Float8_e4m3fn\"]", "", "[\"\"]", 0, NULL);
+	metrics("store_cache fp8", 0, 131072, "vector_fp8");
+	tap_str(param("dtype"), "c10::Float8_e4m3fn", "dtype param is the bare string");
+	run("sglang::store_cache", "[]", "[]", "", "[]", 0, NULL);
+	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
+}
+
+static void test_failures(void)
+{
+	char *d;
+
+	tap_ok(run("aten::linear", "[]", "[]", "[]", "[]", 0, NULL) == PM_NOMODEL, "no row: no model");
+	tap_ok(run("aten::cudnn_convolution", "[]", "[]", "[]", "[]", 0, NULL) == PM_NOMODEL,
+	       "category-only row: no model");
+	tap_ok(run("aten::mm", "[[4,4],[4,4]", "[]", "[]", "[]", 0, NULL) == PM_FAIL,
+	       "malformed JSON fails");
+	tap_ok(r.nparam == 0, "a failed model has no params");
+	run("aten::mm", "[[2,3],[3,4]]", "[\"float\",\"float\"]", "[[3,1],[4,1]]", "[\"\",\"\"]", 0, NULL);
+	d = pm_params_dict(&r);
+	tap_str(d, "{'M': 2, 'N': 4, 'K': 3, 'bias': False, 'stride_A': (3, 1), 'stride_B': (4, 1), "
+		"'dtype_A_B': ('float', 'float'), 'B': 1}", "perf_params dict repr");
+	free(d);
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/share/tl/dtypes.tsv", argc > 1 ? argv[1] : ".");
+	dtype_init(path);
+	snprintf(path, sizeof(path), "%s/share/tl/ops.tsv", argc > 1 ? argv[1] : ".");
+	db = opdb_load(path);
+	test_dtype();
+	test_gemm();
+	test_conv();
+	test_sdpa();
+	test_elementwise();
+	test_reduce_norm();
+	test_expr();
+	test_failures();
+	pm_result_release(&r);
+	opdb_free(db);
+	return tap_done();
+}

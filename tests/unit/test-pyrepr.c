@@ -1,0 +1,87 @@
+/*
+ * Unit tests of jval, pyrepr and npstat.  Expected strings are Python 3's
+ * repr() of json.loads(text) (lists through TraceLens's list_to_tuple where
+ * PYREPR_TUPLE); the statistics are numpy's results on the 17 durations of
+ * one bert H100 GEMM kernel, as printed in TraceLens's reference
+ * ops_unique_args.csv and kernel_summary.csv.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "npstat.h"
+#include "pyfmt.h"
+#include "pyrepr.h"
+#include "tap.h"
+
+static void rep(const char *json, int flags, const char *want)
+{
+	struct pystr ps = {0};
+	char what[200];
+
+	snprintf(what, sizeof(what), "repr %s", json);
+	if (pyrepr_json(&ps, json, strlen(json), flags)) {
+		tap_ok(want == NULL, what);
+	} else {
+		tap_ok(want != NULL, what);
+		if (want)
+			tap_str(ps.buf, want, what);
+	}
+	pystr_release(&ps);
+}
+
+static void test_repr(void)
+{
+	rep("[[512],[141,512],[512,512],[],[]]", PYREPR_TUPLE,
+	    "((512,), (141, 512), (512, 512), (), ())");
+	rep("[[512],[141,512]]", 0, "[[512], [141, 512]]");
+	rep("[\"c10::BFloat16\",\"Scalar\"]", PYREPR_TUPLE, "('c10::BFloat16', 'Scalar')");
+	rep("[\"\",\"1\"]", PYREPR_TUPLE, "('', '1')");
+	rep("{\"name\":\"k\",\"stream\":7}", 0, "{'name': 'k', 'stream': 7}");
+	rep("[null,true,false]", PYREPR_TUPLE, "(None, True, False)");
+	rep("\"it's\"", 0, "\"it's\"");
+	rep("\"a'b\\\"c\"", 0, "'a\\'b\"c'");
+	rep("\"t\\tn\\n\\\\\"", 0, "'t\\tn\\n\\\\'");
+	rep("\"\\u0001\"", 0, "'\\x01'");
+	rep("\"\\u00e9\"", 0, "'\xc3\xa9'");
+	rep("[1.0,1e-05,0.5,-3]", 0, "[1.0, 1e-05, 0.5, -3]");
+	rep("[9.9999999999999998e-13]", 0, "[1e-12]");
+	rep("[[]]", PYREPR_TUPLE, "((),)");
+	rep("[1,", 0, NULL);
+	rep("{\"a\"1}", 0, NULL);
+	rep("tru", 0, NULL);
+}
+
+static void num(double got, const char *want, const char *what)
+{
+	char buf[PY_FLOAT_MAX];
+	py_float_repr(got, buf);
+	tap_str(buf, want, what);
+}
+
+static void test_stats(void)
+{
+	double d[17] = { 5.824, 5.727, 5.887, 5.664, 5.824, 5.792, 5.952, 5.888, 5.792,
+			 5.728, 5.663, 5.76, 5.92, 5.76, 5.633, 5.824, 6.08 };
+	double small[3] = { 3, 1, 2 }, even[4] = { 4, 1, 3, 2 };
+	struct interval iv[4] = { {10, 20}, {0, 5}, {5, 7}, {30, 31} };
+
+	num(np_sum(d, 17), "98.718", "np.sum pairwise");
+	num(np_mean(d, 17), "5.8069411764705885", "np.mean");
+	num(np_std(d, 17), "0.11144002374700734", "np.std ddof=0");
+	num(np_round(np_mean(d, 17), 2), "5.81", "np.round(mean, 2)");
+	num(np_median(d, 17), "5.792", "np.median odd");
+	num(np_median(even, 4), "2.5", "np.median even");
+	num(np_median(small, 3), "2.0", "np.median small");
+	num(pd_std(small, 3), "1.0", "pandas std ddof=1");
+	tap_ok(isnan(pd_std(small, 1)), "pandas std of one value is NaN");
+	/* [0,5) and [5,7) touch and merge: 7 + 10 + 1 */
+	num(np_busy_time(iv, 4), "18.0", "busy time merges touching intervals");
+}
+
+int main(void)
+{
+	test_repr();
+	test_stats();
+	return tap_done();
+}
