@@ -100,7 +100,7 @@ else
 fi
 if [ -f "$src/scripts/tl-report" ]; then
 	rm -rf "$tmp/report"
-	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" "$gz" -o "$tmp/report"
+	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" -o "$tmp/report" "$gz"
 	row "scripts/tl-report" .json.gz "$(wall report)" "$(cpu report)" "$(rss report)"
 else
 	echo "(scripts/tl-report not there: report row skipped)"
@@ -114,7 +114,7 @@ if [ -x "$BIN/tl-diff" ] && [ -x "$BIN/tl-tree" ]; then
 	fi
 	"$BIN/tl-cat" "$gz" | "$BIN/tl-tree" >"$tmp/a.nodes" &&
 		"$BIN/tl-cat" "$pert" | "$BIN/tl-tree" >"$tmp/b.nodes"
-	t diff "$BIN/tl-diff" "$tmp/a.nodes" "$tmp/b.nodes"
+	t diff "$BIN/tl-diff" -o "$tmp/diff" "$tmp/a.nodes" "$tmp/b.nodes"
 	row "tl-diff (nodes vs perturbed)" nodes "$(wall diff)" "$(cpu diff)" "$(rss diff)"
 else
 	echo "(tl-diff not built: diff row skipped)"
