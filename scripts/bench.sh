@@ -99,8 +99,8 @@ else
 	echo "(tl-tree or tl-timeline not built: pipeline row skipped)"
 fi
 if [ -f "$src/scripts/tl-report" ]; then
-	rm -rf "$tmp/report"
-	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" -o "$tmp/report" "$gz"
+	rm -rf "$tmp/report.d"
+	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" -o "$tmp/report.d" "$gz"
 	row "scripts/tl-report" .json.gz "$(wall report)" "$(cpu report)" "$(rss report)"
 else
 	echo "(scripts/tl-report not there: report row skipped)"
@@ -114,7 +114,7 @@ if [ -x "$BIN/tl-diff" ] && [ -x "$BIN/tl-tree" ]; then
 	fi
 	"$BIN/tl-cat" "$gz" | "$BIN/tl-tree" >"$tmp/a.nodes" &&
 		"$BIN/tl-cat" "$pert" | "$BIN/tl-tree" >"$tmp/b.nodes"
-	t diff "$BIN/tl-diff" -o "$tmp/diff" "$tmp/a.nodes" "$tmp/b.nodes"
+	t diff "$BIN/tl-diff" -o "$tmp/diff.d" "$tmp/a.nodes" "$tmp/b.nodes"
 	row "tl-diff (nodes vs perturbed)" nodes "$(wall diff)" "$(cpu diff)" "$(rss diff)"
 else
 	echo "(tl-diff not built: diff row skipped)"
