@@ -49,6 +49,26 @@ static const struct key arg_keys[] = {
 	KEY("Concrete Inputs", C_CONCRETE, T_ANY),
 };
 
+/*
+ * Finding a key among the nine of a table: a 64-slot hash on the length
+ * and the first and last bytes, free of collisions for both tables
+ * (checked when the slots are filled), then one memcmp.
+ */
+#define HASH(s, n) (((n) + 5u * (unsigned char)(s)[0] + (unsigned char)(s)[(n) - 1]) & 63)
+
+static signed char event_slots[64], arg_slots[64];
+
+static void fill_slots(signed char *slots, const struct key *tab, size_t n)
+{
+	memset(slots, -1, 64);
+	for (size_t i = 0; i < n; i++) {
+		unsigned h = HASH(tab[i].name, tab[i].len);
+		if (slots[h] >= 0)
+			abort();	/* a new key collides: change HASH */
+		slots[h] = (signed char)i;
+	}
+}
+
 struct event_out {
 	struct outbuf *ob;
 	int ndjson;
@@ -66,6 +86,8 @@ struct event_out *event_out_new(struct outbuf *ob, int ndjson)
 	struct event_out *w = xcalloc(1, sizeof(*w));
 	w->ob = ob;
 	w->ndjson = ndjson;
+	fill_slots(event_slots, event_keys, sizeof(event_keys) / sizeof(*event_keys));
+	fill_slots(arg_slots, arg_keys, sizeof(arg_keys) / sizeof(*arg_keys));
 	return w;
 }
 
@@ -157,36 +179,30 @@ void event_top(struct event_out *w, unsigned src, const char *key,
 	outbuf_putc(w->ob, '\n');
 }
 
-/* Keys are short: a loop beats a call to memcmp. */
-static int same(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 /*
- * The key token k, escapes decoded when it has any, compared with the
- * table; the matching entry or NULL.
+ * The key token k, escapes decoded when it has any, found in the table;
+ * the matching entry or NULL.
  */
 static const struct key *lookup(struct event_out *w, const struct json *j,
-				unsigned k,
-				const struct key *tab, size_t n)
+				unsigned k, const struct key *tab,
+				const signed char *slots)
 {
 	const struct json_tok *t = &j->tok[k];
 	const char *s = j->text + t->start;
 	size_t len = (size_t)(t->end - t->start);
+	int i;
 
 	if (j->escapes && memchr(s, '\\', len)) {
 		xgrow((void **)&w->scratch, &w->scratch_alloc, len + 1, 1);
 		len = json_decode_string(s, len, w->scratch);
 		s = w->scratch;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (tab[i].len == len && same(tab[i].name, s, len))
-			return &tab[i];
-	return NULL;
+	if (!len)
+		return NULL;
+	i = slots[HASH(s, len)];
+	if (i < 0 || tab[i].len != len || memcmp(tab[i].name, s, len))
+		return NULL;
+	return &tab[i];
 }
 
 /* Does value token v suit a column that takes values this way? */
@@ -220,8 +236,7 @@ static void split_args(struct event_out *w, const struct json *j,
 	unsigned end = json_skip(j, a);
 
 	for (unsigned k = a + 1; k < end; k = json_skip(j, k + 1)) {
-		const struct key *key = lookup(w, j, k, arg_keys,
-					       sizeof(arg_keys) / sizeof(*arg_keys));
+		const struct key *key = lookup(w, j, k, arg_keys, arg_slots);
 		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take))
 			w->col[key->col] = (int)k + 1;
 		else
@@ -238,8 +253,7 @@ static void split(struct event_out *w, const struct json *j)
 		w->col[c] = -1;
 	w->nargs = w->nextra = 0;
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
-		const struct key *key = lookup(w, j, k, event_keys,
-					       sizeof(event_keys) / sizeof(*event_keys));
+		const struct key *key = lookup(w, j, k, event_keys, event_slots);
 		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take)) {
 			w->col[key->col] = (int)k + 1;
 			if (key->col == C_ARGS)
@@ -274,7 +288,7 @@ static void put_string(struct event_out *w, const struct json *j,
 
 	/* without escapes the text cannot hold a byte TSV escapes */
 	if (!j->escapes || !memchr(s, '\\', n)) {
-		outbuf_put(w->ob, s, n);
+		outbuf_put_slow(w->ob, s, n);	/* memcpy: names can be long */
 		return;
 	}
 	xgrow((void **)&w->scratch, &w->scratch_alloc, n + 1, 1);

@@ -269,12 +269,15 @@ static void *pump_main(void *arg)
 		size_t slot, len = 0;
 		ssize_t r = 1;
 
+		int stop;
+
 		pthread_mutex_lock(&p->mu);
 		while (p->head - p->tail == NBLK && !p->stop)
 			pthread_cond_wait(&p->cv, &p->mu);
 		slot = p->head % NBLK;
+		stop = p->stop;
 		pthread_mutex_unlock(&p->mu);
-		if (p->stop)
+		if (stop)
 			break;
 		while (len < BLK_SIZE && (r = src_read(in, p->blk[slot] + len,
 						       BLK_SIZE - len)) > 0)

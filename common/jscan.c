@@ -415,6 +415,8 @@ static int step(struct jscan *s, char c)
 {
 	switch (s->state) {
 	case S_START:
+		if (c == '\xef')	/* as Python, refuse it, but say what it is */
+			return error(s, s->pos, "not a JSON object or array (a UTF-8 byte order mark?)");
 		if (c != '{' && c != '[')
 			return error(s, s->pos, "not a JSON object or array");
 		s->state = c == '{' ? S_KEY_FIRST : S_ARR_FIRST;

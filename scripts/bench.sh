@@ -7,12 +7,14 @@
 # each stage once, side by side in this one run, and prints one row per
 # stage: wall seconds, MB/s of uncompressed JSON, peak RSS of each process,
 # and the ratio of the wall time to `zcat FILE > /dev/null` on the same
-# .json.gz.  Stages that are not built yet (tl-tree, tl-timeline, tl-diff,
+# .json.gz.  CPU seconds (user + system, all threads) are shown too: on a
+# shared machine wall time also counts waiting for a core, and
+# "MB/s per CPU second" is the one-core figure.  Stages that are not built yet (tl-tree, tl-timeline, tl-diff,
 # scripts/tl-report) are skipped, saying so.
 #
 # Targets (tl-cat): ≥ 400 MB/s of JSON on one core; on .json.gz at most
 # 1.5× zcat's wall time; peak RSS under 64 MB whatever the input size.
-# Timing uses /usr/bin/time (%e wall seconds, %M peak RSS in KiB).
+# Timing uses /usr/bin/time (%e wall seconds, %M peak RSS in KiB, %U + %S).
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TL_BIN:-$src/bin}
@@ -50,18 +52,19 @@ cat "$gz" "$json" >/dev/null
 # t NAME CMD...: run CMD with stdout to /dev/null, timed into $tmp/NAME
 t() {
 	name=$1; shift
-	"$TIME" -f '%e %M' -o "$tmp/$name" "$@" >/dev/null 2>"$tmp/$name.err" ||
-		{ echo "bench: $name failed: $(tail -1 "$tmp/$name.err")" >&2; echo "fail 0" >"$tmp/$name"; }
+	"$TIME" -f '%e %M %U %S' -o "$tmp/$name" "$@" >/dev/null 2>"$tmp/$name.err" ||
+		{ echo "bench: $name failed: $(tail -1 "$tmp/$name.err")" >&2; echo "fail 0 0 0" >"$tmp/$name"; }
 }
-wall() { awk '{ print $1 }' "$tmp/$1"; }
+wall() { awk 'END { print $1 }' "$tmp/$1"; }
+cpu() { awk 'END { printf "%.2f", $3 + $4 }' "$tmp/$1"; }
 rss() { awk 'END { printf "%.1f", $2 / 1024 }' "$tmp/$1"; }
 
-# row STAGE INPUT WALL RSS_MB: one line of the table
+# row STAGE INPUT WALL CPU RSS_MB: one line of the table
 row() {
-	awk -v s="$1" -v i="$2" -v w="$3" -v r="$4" -v z="$zwall" -v mb="$mb" 'BEGIN {
-		if (w == "fail") { printf "%-34s %-8s %8s\n", s, i, "failed"; exit }
-		printf "%-34s %-8s %8.2f %9.0f %12s %8.2f\n", s, i, w,
-			(w > 0 ? mb / w : 0), r, (z > 0 ? w / z : 0) }'
+	awk -v s="$1" -v i="$2" -v w="$3" -v c="$4" -v r="$5" -v z="$zwall" -v mb="$mb" 'BEGIN {
+		if (w == "fail") { printf "%-32s %-8s %7s\n", s, i, "failed"; exit }
+		printf "%-32s %-8s %7.2f %7.2f %7.0f %7.0f %9s %6.2f\n", s, i, w, c,
+			(w > 0 ? mb / w : 0), (c > 0 ? mb / c : 0), r, (z > 0 ? w / z : 0) }'
 }
 
 t zcat zcat "$gz"
@@ -72,30 +75,33 @@ t cat_nd "$BIN/tl-cat" --ndjson "$json"
 events=$("$BIN/tl-cat" "$json" | awk -F'\t' '$1 == "#end" { print $3 }')
 
 echo "input: $gz ($mb MB of JSON, $events events, scale ×$scale)"
-printf "%-34s %-8s %8s %9s %12s %8s\n" stage input wall_s "MB/s" peak_RSS_MB "×zcat"
-row "zcat" .json.gz "$zwall" "$(rss zcat)"
-row "tl-cat" .json.gz "$(wall cat_gz)" "$(rss cat_gz)"
-row "tl-cat" .json "$(wall cat_json)" "$(rss cat_json)"
-row "tl-cat --ndjson" .json "$(wall cat_nd)" "$(rss cat_nd)"
+printf "%-32s %-8s %7s %7s %7s %7s %9s %6s\n" stage input wall_s cpu_s \
+	"MB/s" "MB/cpu_s" "RSS_MB" "×zcat"
+for x in zcat:zcat:.json.gz cat_gz:tl-cat:.json.gz cat_json:tl-cat:.json \
+	cat_nd:"tl-cat --ndjson":.json; do
+	k=${x%%:*}; rest=${x#*:}
+	row "${rest%:*}" "${rest##*:}" "$(wall "$k")" "$(cpu "$k")" "$(rss "$k")"
+done
 
 # Later stages, when built.  A pipeline is timed as a whole, and each
 # process's peak RSS on its own.
 if [ -x "$BIN/tl-tree" ] && [ -x "$BIN/tl-timeline" ]; then
 	start=$(date +%s.%N)
-	"$TIME" -f '%e %M' -o "$tmp/p1" "$BIN/tl-cat" "$gz" |
-		"$TIME" -f '%e %M' -o "$tmp/p2" "$BIN/tl-tree" |
-		"$TIME" -f '%e %M' -o "$tmp/p3" "$BIN/tl-timeline" >/dev/null 2>"$tmp/p.err"
+	"$TIME" -f '%e %M %U %S' -o "$tmp/p1" "$BIN/tl-cat" "$gz" |
+		"$TIME" -f '%e %M %U %S' -o "$tmp/p2" "$BIN/tl-tree" |
+		"$TIME" -f '%e %M %U %S' -o "$tmp/p3" "$BIN/tl-timeline" >/dev/null 2>"$tmp/p.err"
 	end=$(date +%s.%N)
 	pw=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-	row "tl-cat | tl-tree | tl-timeline" .json.gz "$pw" \
+	pc=$(awk -v a="$(cpu p1)" -v b="$(cpu p2)" -v c="$(cpu p3)" 'BEGIN { print a + b + c }')
+	row "tl-cat | tl-tree | tl-timeline" .json.gz "$pw" "$pc" \
 		"$(rss p1)/$(rss p2)/$(rss p3)"
 else
 	echo "(tl-tree or tl-timeline not built: pipeline row skipped)"
 fi
 if [ -f "$src/scripts/tl-report" ]; then
-	rm -rf "$tmp/report"
-	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" "$gz" -o "$tmp/report"
-	row "scripts/tl-report" .json.gz "$(wall report)" "$(rss report)"
+	rm -rf "$tmp/report.d"
+	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" -o "$tmp/report.d" "$gz"
+	row "scripts/tl-report" .json.gz "$(wall report)" "$(cpu report)" "$(rss report)"
 else
 	echo "(scripts/tl-report not there: report row skipped)"
 fi
@@ -108,8 +114,8 @@ if [ -x "$BIN/tl-diff" ] && [ -x "$BIN/tl-tree" ]; then
 	fi
 	"$BIN/tl-cat" "$gz" | "$BIN/tl-tree" >"$tmp/a.nodes" &&
 		"$BIN/tl-cat" "$pert" | "$BIN/tl-tree" >"$tmp/b.nodes"
-	t diff "$BIN/tl-diff" "$tmp/a.nodes" "$tmp/b.nodes"
-	row "tl-diff (nodes vs perturbed)" nodes "$(wall diff)" "$(rss diff)"
+	t diff "$BIN/tl-diff" -o "$tmp/diff.d" "$tmp/a.nodes" "$tmp/b.nodes"
+	row "tl-diff (nodes vs perturbed)" nodes "$(wall diff)" "$(cpu diff)" "$(rss diff)"
 else
 	echo "(tl-diff not built: diff row skipped)"
 fi

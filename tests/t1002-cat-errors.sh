@@ -25,6 +25,7 @@ badnumber.json|byte 24: event 0: invalid number or literal
 nocolon.json|byte 28: event 0: expected ',' between values
 trailing.json|byte 31: trailing data after the JSON document
 empty.zip|archive holds no *.json or *.json.gz member
+bom.json|byte 0: not a JSON object or array (a UTF-8 byte order mark?)
 EOF_TABLE
 
 test_expect_success 'missing file: exit 1, named with the reason' '

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Memory stays flat as the input grows: peak RSS (GNU time's %M) on a
+# 200,000-event trace is within 8 MB of that on a 2,000-event one, for
+# plain JSON and gzip input, and both counts are right.  Not a speed test.
+. "$TL_SRC/tests/lib.sh"
+
+if ! [ -x /usr/bin/time ]; then
+	test_skip 'memory stays flat' 'no /usr/bin/time (apt-get install time)'
+	test_done
+	exit
+fi
+gen() {
+	python3 -c '
+import sys
+n = int(sys.argv[1])
+w = sys.stdout.write
+w("{\"traceEvents\": [\n")
+for i in range(n):
+    w("  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void k%d<float>(float*)\", \"pid\": 0, \"tid\": 7, \"ts\": %d.5, \"dur\": 3.25, \"args\": {\"stream\": 7, \"correlation\": %d, \"grid\": [1, 2, 3]}}%s\n" % (i % 97, i * 4, i, "," if i < n - 1 else ""))
+w("]}\n")' "$1"
+}
+gen 2000 >small.json && gen 200000 >big.json && gzip -k small.json big.json
+
+for f in json json.gz; do
+	test_expect_success "peak RSS flat on .$f (2k vs 200k events)" '
+		/usr/bin/time -f %M -o small.rss tl-cat small.$f >small.out &&
+		/usr/bin/time -f %M -o big.rss tl-cat big.$f >big.out &&
+		grep -qx "#end	0	2000	0" small.out &&
+		grep -qx "#end	0	200000	0" big.out &&
+		s=$(tail -1 small.rss) && b=$(tail -1 big.rss) &&
+		echo "# RSS KiB: small $s, big $b" &&
+		test $((b - s)) -lt 8192
+	'
+done
+test_done
