@@ -44,6 +44,7 @@ struct perfsheet {
 	size_t nt;
 	const char **names;	/* non-empty tables */
 	size_t nnames;
+	const char **sheet;	/* each node's ops.tsv sheet or NULL, looked up once */
 };
 
 /* Sheets TraceLens writes as one table, computed forward only (GPR:540-760). */
@@ -226,7 +227,7 @@ static void table_add(struct pstable *t, const struct psrow *row)
 	t->rows[t->n++] = *row;
 }
 
-static const char *sheet_of(const struct perfsheet *ps, uint32_t uid)
+static const char *lookup_sheet(const struct perfsheet *ps, uint32_t uid)
 {
 	const struct node *nd = ND(ps, uid);
 	const struct opdb_entry *e;
@@ -246,7 +247,7 @@ static void build(struct perfsheet *ps, struct pstable *t)
 	struct psrow row;
 
 	for (uint32_t u = 0; u < ps->ns->n; u++) {
-		const char *s = sheet_of(ps, u), *name;
+		const char *s = ps->sheet[u], *name;
 		int bwd = t->type == T_BWD;
 		if (!s || strcmp(s, t->base))
 			continue;
@@ -344,6 +345,10 @@ struct perfsheet *perfsheet_new(struct perfreport *pr, const struct arch *arch)
 	ps->names = xcalloc(ps->nt + 1, sizeof(*ps->names));
 	if (ps->tp->gpu_only)
 		return ps;
+	/* every table scans every node: look each node's sheet up once */
+	ps->sheet = xcalloc(ps->ns->n + 1, sizeof(*ps->sheet));
+	for (uint32_t u = 0; u < ps->ns->n; u++)
+		ps->sheet[u] = lookup_sheet(ps, u);
 	for (size_t j = 0; j < ps->nt; j++) {
 		build(ps, &ps->t[j]);
 		if (ps->t[j].n)
@@ -366,6 +371,7 @@ void perfsheet_free(struct perfsheet *ps)
 	free(ps->names);
 	free(ps->boff);
 	free(ps->bl);
+	free(ps->sheet);
 	free(ps);
 }
 

@@ -99,6 +99,32 @@ static int split(struct stream *s)
 	return i + 1 == s->ncols ? 0 : -1;
 }
 
+/*
+ * Most rows hold no backslash at all, so nothing needs unescaping: cut
+ * the line at its tabs with memchr, which is several times faster than
+ * the byte loop above.
+ */
+static int split_plain(struct stream *s, size_t n)
+{
+	char *p = s->line, *end = s->line + n;
+	int i = 0;
+
+	for (;;) {
+		char *tab = memchr(p, '\t', (size_t)(end - p));
+		s->field[i] = p;
+		if (!tab) {
+			s->flen[i] = (size_t)(end - p);
+			break;
+		}
+		*tab = '\0';
+		s->flen[i] = (size_t)(tab - p);
+		if (++i >= s->ncols)
+			return -1;
+		p = tab + 1;
+	}
+	return i + 1 == s->ncols ? 0 : -1;
+}
+
 static int parse_header(struct stream *s, const char *kinds)
 {
 	int version;
@@ -193,7 +219,7 @@ int stream_next(struct stream *s)
 	}
 	if (s->line[0] == '#')
 		return STREAM_DIRECTIVE;
-	if (split(s) < 0) {
+	if ((memchr(s->line, '\\', (size_t)n) ? split(s) : split_plain(s, (size_t)n)) < 0) {
 		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
 			s->lineno, s->ncols);
 		return STREAM_ERROR;
