@@ -1217,6 +1217,12 @@ static int norm_layout(struct pm_ctx *c, const char *fam, int bwd, struct norm *
 			return pm_fail(c, PM_NOTIMPL, "InstanceNorm backward is not implemented");
 		k->C = (double)pm_Dj(c, 0, 1);
 		k->training = *pm_C(c, 5) != '\0';
+	} else if (is(fam, "rms_ext")) {
+		/* aiter/vLLM/SGLang RMSNorm kernels: affine, C = weight length */
+		k->op = (int)pm_opt_int(c, "in", 0);
+		k->bias = 0;
+		k->training = 0;
+		k->C = (double)pm_Dj(c, (int)pm_opt_int(c, "c", 1), 0);
 	} else if (is(fam, "rms")) {
 		k->bias = 0;
 		k->training = 0;
@@ -1227,6 +1233,45 @@ static int norm_layout(struct pm_ctx *c, const char *fam, int bwd, struct norm *
 		return pm_fail(c, PM_NOTIMPL, "normalization family not implemented in tl");
 	}
 	return 1;
+}
+
+/*
+ * The RMSNorm extension terms (EXT/rmsnorm_perf_model_extensions.py):
+ * residual add (add=1), FP8 per-token (quant=dyn) or per-group
+ * (quant=group gs=I) quantisation, MXFP4 quantisation, output padding.
+ */
+static void rms_ext_metrics(struct pm_ctx *c, const struct norm *k, double *f, double *y)
+{
+	char q[16];
+	double b = bpe(k->dtype), n = k->n, N = k->C, M = n / N;
+	int add = (int)pm_opt_int(c, "add", 0);
+	long pad = pm_opt_int(c, "pad", 0);
+
+	rms_metrics(k, 0, f, y);
+	if (b < 0)
+		return;
+	if (add) {
+		*f += n;
+		*y = 2 * n * b + N * b + 2 * n * b;
+	}
+	if (pm_opt(c, "quant", q, sizeof(q))) {
+		*f += 2 * n;
+		if (is(q, "dyn")) {
+			*y = n * b + N * b + n + M * 4;
+		} else if (is(q, "group")) {
+			double gs = (double)py_int(c, pm_C(c, (int)pm_opt_int(c, "gs", 0)));
+			if (gs == 0)
+				gs = N;
+			*y = (add ? 2 * n * b + N * b + n + n * b : n * b + N * b + n) + M * ceil(N / gs) * 4;
+		} else if (is(q, "mxfp4")) {
+			*y = n * b + N * b + 0.5 * n + floor(n / 32);
+		}
+	}
+	if (pad > 0) {
+		double np = ceil(N / (double)py_int(c, pm_C(c, (int)pad))) *
+			    (double)py_int(c, pm_C(c, (int)pad));
+		*y = 2 * n * b + N * b + M * np * b + M * N * b;
+	}
 }
 
 void pmk_norm(struct pm_ctx *c)
@@ -1275,7 +1320,11 @@ void pmk_norm(struct pm_ctx *c)
 	}
 	if (k.C == 0)
 		return (void)pm_fail(c, PM_FAIL, "zero channels");
-	if (is(fam, "rms"))
+	if (is(fam, "rms_ext")) {
+		if (c->bwd)
+			return (void)pm_fail(c, PM_FAIL, "model has no backward formulas");
+		rms_ext_metrics(c, &k, &f, &y);
+	} else if (is(fam, "rms"))
 		rms_metrics(&k, bwd || c->bwd, &f, &y);
 	else if (bwd || c->bwd)
 		norm_bwd_metrics(&k, &f, &y);
@@ -1518,7 +1567,29 @@ static void ex_param(struct pm_ctx *c, const char *key, const char *e)
 {
 	int i;
 
-	if (sscanf(e, "T(%d)", &i) == 1 && !strchr(e, '+')) {
+	if (is(e, "None")) {
+		pm_p_none(c, key);
+	} else if (!strncmp(e, "TT(", 3)) {
+		/* a tuple of dtypes: positions, -1 for None, =NAME for a literal */
+		const char *t[8];
+		char lit[8][64];
+		int n = 0;
+		for (const char *p = e + 3; *p && *p != ')' && n < 8; ) {
+			size_t len = strcspn(p, ",)");
+			if (*p == '=') {
+				snprintf(lit[n], sizeof(lit[n]), "%.*s", (int)len - 1, p + 1);
+				t[n] = lit[n];
+			} else {
+				i = atoi(p);
+				t[n] = i < 0 ? NULL : pm_T(c, i);
+			}
+			n++;
+			p += len;
+			if (*p == ',')
+				p++;
+		}
+		p_types(c, key, t, n);
+	} else if (sscanf(e, "T(%d)", &i) == 1 && !strchr(e, '+')) {
 		pm_p_str(c, key, pm_T(c, i));
 	} else if (sscanf(e, "ST(%d)", &i) == 1) {
 		pm_p_obj(c, key, pm_S(c, i));

@@ -322,6 +322,20 @@ static void test_reduce_norm(void)
 	metrics("group_norm backward", 1728, 2336, "vector_fp32");
 	tap_str(param("num_channels"), "2.0", "GroupNormBwd channels is a float");
 	tap_str(param("output_mask"), "[True, False, False]", "output_mask list");
+	/* spec §6 row 16: aiter::rmsnorm (491520,128) bf16 and aiter::add_rmsnorm
+	 * (15360,4096): 0.25264128 / 240.000244.. MB and 0.31460352 / 480.0078125 MB */
+	run("aiter::rmsnorm", "[[491520,128],[491520,128],[128],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]", "", "[\"\",\"\",\"\",\"1e-06\"]", 0, NULL);
+	metrics("aiter rmsnorm", 252641280, 251658496, "vector_bf16");
+	run("aiter::add_rmsnorm", "[[15360,4096],[15360,4096],[15360,4096],[15360,4096],[4096],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"1e-06\"]", 0, NULL);
+	metrics("aiter add_rmsnorm", 314603520, 503324672, "vector_bf16");
+	/* fp8 group quant gs 128 on (8,256): RMS 8·514 + 2·2048 = 8208, + 2n;
+	 * 2048·2 + 256·2 + 2048 + 8·2·4 */
+	run("vllm::rocm_aiter_rmsnorm_fp8_group_quant", "[[8,256],[256],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]", "", "[\"\",\"\",\"1e-06\",\"128\"]", 0, NULL);
+	metrics("rmsnorm fp8 group quant", 8208 + 4096, 4096 + 512 + 2048 + 64, "vector_bf16");
 	run("aten::instance_norm_backward", "[[1,2,3,3],[1,2,3,3]]", "[\"float\",\"float\"]", "", "[]", 0, NULL);
 	tap_ok(r.status == PM_NOTIMPL, "InstanceNorm backward raises NotImplementedError");
 	run("aten::native_batch_norm", "[[2,4,3,3],[4],[4],[4],[4],[],[],[]]",
@@ -360,6 +374,18 @@ static void test_expr(void)
 	run("sglang::store_cache", "[[32,8,128]]", "[\"c10::Float8_e4m3fn\"]", "", "[\"\"]", 0, NULL);
 	metrics("store_cache fp8", 0, 131072, "vector_fp8");
 	tap_str(param("dtype"), "c10::Float8_e4m3fn", "dtype param is the bare string");
+	/* per-token fp8 quant: n(out)·2.59375; 1024·1 + 1024·2 + 16·4 */
+	run("aiter::dynamic_per_token_scaled_quant", "[[16,64],[16,64],[16,1],[]]",
+	    "[\"c10::Float8_e4m3fnuz\",\"c10::BFloat16\",\"float\",\"\"]", "[[64,1],[64,1],[1,1],[]]",
+	    "[\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("per-token quant", 2656, 3136, "vector_bf16");
+	tap_str(param("dtype_in1_in2_out"), "('c10::BFloat16', 'float', 'c10::Float8_e4m3fnuz')",
+		"quant dtype tuple from TT()");
+	tap_str(param("shape_out"), "(16, 64)", "quant shape_out");
+	/* mxfp4 dual quant (32,64): 2048; 2048·2 + 2·1024 + 32·2 + 64·1 */
+	run("primus::quantize_mxfp4_dual", "[[32,64]]", "[\"c10::BFloat16\"]", "[[64,1]]", "[\"\"]", 0, NULL);
+	metrics("mxfp4 dual quant", 2048, 4096 + 2048 + 64 + 64, "vector_bf16");
+	tap_str(param("dtype_in_out"), "('c10::BFloat16', 'c10::Float4_e2m1fn_x2')", "literal dtype in TT()");
 	run("sglang::store_cache", "[]", "[]", "", "[]", 0, NULL);
 	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
 }
