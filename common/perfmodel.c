@@ -581,7 +581,7 @@ void perfmodel_compute(const struct opdb_entry *e, const struct pm_args *a,
 		if (!strcmp(kinds[i].kind, e->kind))
 			fn = kinds[i].fn;
 	if (!fn) {
-		set_status(r, PM_NOMODEL, "model kind not implemented");
+		set_status(r, PM_NOMODEL, "model kind not implemented in tl");
 		return;
 	}
 	memset(&c, 0, sizeof(c));

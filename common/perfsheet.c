@@ -242,7 +242,7 @@ static const char *sheet_of(const struct perfsheet *ps, uint32_t uid)
 /* Fills the table(s) of one ops.tsv sheet; counts dropped events. */
 static void build(struct perfsheet *ps, struct pstable *t)
 {
-	size_t failed = 0, total = 0, nobwd = 0;
+	size_t failed = 0, total = 0, nobwd = 0, missing = 0;
 	struct psrow row;
 
 	for (uint32_t u = 0; u < ps->ns->n; u++) {
@@ -262,6 +262,8 @@ static void build(struct perfsheet *ps, struct pstable *t)
 		if (!compute_row(ps, u, bwd, &row)) {
 			if (row.r.status == PM_FAIL)
 				failed++;
+			else if (row.r.status == PM_NOMODEL)
+				missing++;
 			row_release(&row);
 			continue;
 		}
@@ -275,6 +277,9 @@ static void build(struct perfsheet *ps, struct pstable *t)
 	if (failed)
 		tl_warn("%s: %zu/%zu events with failed performance metric computation left out",
 			t->name, failed, total);
+	if (missing)
+		tl_warn("%s: %zu/%zu events left out: their model is not implemented in tl",
+			t->name, missing, total);
 	(void)nobwd;	/* forward ops without backward: TraceLens only warns */
 }
 

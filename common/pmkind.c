@@ -445,7 +445,7 @@ static int gemm_variant(struct pm_ctx *c, const char *v, struct gemm *g, const c
 		gemm_batched_a8w8(c, g);
 		*preset = "ext";
 	} else {
-		return pm_fail(c, PM_NOTIMPL, "GEMM variant not implemented in tl");
+		return pm_fail(c, PM_NOMODEL, "GEMM variant not implemented in tl");
 	}
 	return 1;
 }
@@ -524,8 +524,10 @@ void pmk_grouped_gemm(struct pm_ctx *c)
 	int64_t M, K, N, G;
 	double bi, bo;
 
-	if (!pm_opt(c, "var", v, sizeof(v)) || !is(v, "compact") || c->bwd) {
-		pm_fail(c, PM_NOTIMPL, "grouped GEMM form not implemented in tl");
+	if (c->bwd)	/* both primus classes raise for backward */
+		return (void)pm_fail(c, PM_NOTIMPL, "grouped GEMM backward is not defined");
+	if (!pm_opt(c, "var", v, sizeof(v)) || !is(v, "compact")) {
+		pm_fail(c, PM_NOMODEL, "grouped GEMM form not implemented in tl");
 		return;
 	}
 	M = pm_Dj(c, 0, 0);
@@ -614,7 +616,7 @@ void pmk_conv(struct pm_ctx *c)
 	double flops, bytes, b;
 
 	if (pm_opt(c, "var", v, sizeof(v))) {
-		pm_fail(c, PM_NOTIMPL, "ConvBias variants not implemented in tl");
+		pm_fail(c, PM_NOMODEL, "ConvBias variants not implemented in tl");
 		return;
 	}
 	x = shape(c, xi);
@@ -871,7 +873,7 @@ void pmk_sdpa(struct pm_ctx *c)
 		varlen = is(buf, "varlen");
 		evo = is(buf, "evoformer");
 		if (!varlen && !evo)
-			return (void)pm_fail(c, PM_NOTIMPL, "SDPA variant not implemented in tl");
+			return (void)pm_fail(c, PM_NOMODEL, "SDPA variant not implemented in tl");
 	}
 	if (!pm_opt(c, "layout", layout, sizeof(layout)))
 		snprintf(layout, sizeof(layout), "BHND");
@@ -1230,7 +1232,7 @@ static int norm_layout(struct pm_ctx *c, const char *fam, int bwd, struct norm *
 		if (bwd)
 			norm_mask(c, k, 5);
 	} else {
-		return pm_fail(c, PM_NOTIMPL, "normalization family not implemented in tl");
+		return pm_fail(c, PM_NOMODEL, "normalization family not implemented in tl");
 	}
 	return 1;
 }
@@ -1284,7 +1286,7 @@ void pmk_norm(struct pm_ctx *c)
 	double f, y;
 
 	if (!pm_opt(c, "family", fam, sizeof(fam)) || !norm_layout(c, fam, bwd, &k))
-		return (void)pm_fail(c, PM_NOTIMPL, "normalization family not implemented in tl");
+		return (void)pm_fail(c, PM_NOMODEL, "normalization family not implemented in tl");
 	/* BatchNorm forward classes raise for the bwd pass; the others
 	 * compute their backward formulas (TraceLens Normalization base) */
 	if (c->bwd && !bwd && is(fam, "batch"))
