@@ -754,6 +754,9 @@ void perfsheet_unified_cols(const struct treeperf *tp, const struct unirow *row,
 		return;
 	if (treeperf_has_perf_model(tp, row->uid)) {
 		ok = compute_row(ps, row->uid, 0, &w);
+		/* NotImplementedError drops the whole row; other failures keep
+		 * it with its kernel time only */
+		out->drop = !ok && w.r.status == PM_NOTIMPL;
 	} else {
 		if ((fwd = linked_fwd(ps, row->uid)) < 0)
 			return;
