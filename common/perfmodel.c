@@ -360,11 +360,6 @@ double pm_N(struct pm_ctx *c, int i)
 	return pm_nel(v);
 }
 
-int pm_has(struct pm_ctx *c, int i)
-{
-	return i >= 0 && i < c->in.ndims && c->in.dims[i].n > 0;
-}
-
 const char *pm_T(struct pm_ctx *c, int i)
 {
 	if (i < 0 || i >= c->in.ntypes) {
