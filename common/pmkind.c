@@ -30,6 +30,15 @@ static double bpe(const char *dtype)
 	return dtype ? dtype_bpe(dtype) : NONE;
 }
 
+/* A shape value computed in double, back to an integer; absurd shapes
+ * (overflow, inf from a zero stride) fail instead of being undefined. */
+static int64_t i64(struct pm_ctx *c, double v)
+{
+	if (!(v > -9.2e18 && v < 9.2e18))
+		return pm_fail(c, PM_FAIL, "shape value out of range");
+	return (int64_t)v;
+}
+
 /* Python's int(s) for the strings Concrete Inputs hold; fails otherwise. */
 static long long py_int(struct pm_ctx *c, const char *s)
 {
@@ -259,7 +268,7 @@ static void gemm_shapes(struct pm_ctx *c, struct gemm *g)
 	}
 	g->N = is(lb, "NK") ? pm_Dj(c, ib, 0) : is(lb, "BKN") ? pm_Dj(c, ib, 2)
 	     : is(lb, "BNK") ? pm_Dj(c, ib, 1) : pm_Dj(c, ib, 1);
-	g->K *= pm_opt_int(c, "kmul", 1);
+	g->K = i64(c, (double)g->K * (double)pm_opt_int(c, "kmul", 1));
 }
 
 static int gemm_bias(struct pm_ctx *c)
@@ -407,7 +416,7 @@ static void gemm_scaled(struct pm_ctx *c, struct gemm *g, const char *v)
 	}
 	g->B = 1;
 	g->M = pm_Dj(c, ia, ta ? 1 : 0);
-	g->K = pm_Dj(c, ia, ta ? 0 : 1) * pm_opt_int(c, "kmul", 1);
+	g->K = i64(c, (double)pm_Dj(c, ia, ta ? 0 : 1) * (double)pm_opt_int(c, "kmul", 1));
 	g->N = pm_Dj(c, ib, tb ? 0 : 1);
 	g->dt[0] = pm_T(c, 0);
 	g->dt[1] = pm_T(c, a4 ? 1 : 2);
@@ -658,10 +667,12 @@ void pmk_conv(struct pm_ctx *c)
 	k.out[1] = k.transposed ? k.w[1] : k.w[0];
 	for (int i = 0; i < k.nd; i++) {
 		int64_t in = k.x[2 + i], ks = k.w[2 + i];
+		double din = (double)in, dp = (double)pad[i], dd = (double)dil[i], dk = (double)ks;
 		if (!k.transposed)
-			k.out[2 + i] = (int64_t)(((double)(in + 2 * pad[i] - dil[i] * (ks - 1) - 1) / (double)stride[i]) + 1);
+			k.out[2 + i] = i64(c, trunc((din + 2 * dp - dd * (dk - 1) - 1) / (double)stride[i] + 1));
 		else
-			k.out[2 + i] = (in - 1) * stride[i] - 2 * pad[i] + dil[i] * (ks - 1) + opad[i] + 1;
+			k.out[2 + i] = i64(c, (din - 1) * (double)stride[i] - 2 * dp + dd * (dk - 1) +
+					      (double)opad[i] + 1);
 	}
 
 	snprintf(v, sizeof(v), "conv%dd", k.nd);
@@ -750,7 +761,7 @@ static void sdpa_evoformer(struct pm_ctx *c, struct sdpa *s)
 {
 	if (pm_D(c, 0)->n != 5)
 		pm_fail(c, PM_FAIL, "Evoformer Q is not 5-D");
-	s->B = pm_Dj(c, 0, 0) * pm_Dj(c, 0, 1);
+	s->B = i64(c, (double)pm_Dj(c, 0, 0) * (double)pm_Dj(c, 0, 1));
 	s->NQ = s->NKV = pm_Dj(c, 0, 2);
 	s->HQ = s->HKV = pm_Dj(c, 0, 3);
 	s->dqk = s->dv = pm_Dj(c, 0, 4);
@@ -919,8 +930,8 @@ void pmk_sdpa(struct pm_ctx *c)
 		p_types(c, "dtype_A_B", dt, ndt);
 	}
 	if (varlen) {
-		pm_p_int(c, "num_seqs_q", (int64_t)nsq);
-		pm_p_int(c, "num_seqs_kv", (int64_t)nskv);
+		pm_p_int(c, "num_seqs_q", i64(c, nsq));
+		pm_p_int(c, "num_seqs_kv", i64(c, nskv));
 		pm_p_float(c, "max_seqlen_q", maxq);
 		pm_p_float(c, "max_seqlen_kv", maxkv);
 	}
@@ -962,7 +973,8 @@ static void unary_resize(struct pm_ctx *c, const char *how, const struct pm_val 
 	if (!strncmp(how, "pad", 3)) {
 		/* pairs innermost-first: pair i widens dim -1-i */
 		for (int i = 0; i + 1 < n && i / 2 < in->n; i += 2)
-			out[in->n - 1 - i / 2] += v[i] + v[i + 1];
+			out[in->n - 1 - i / 2] = i64(c, (double)out[in->n - 1 - i / 2] +
+						    (double)v[i] + (double)v[i + 1]);
 		memcpy(pads, v, sizeof(*v) * (size_t)n);
 		*npad = n;
 	} else {
@@ -1112,8 +1124,8 @@ void pmk_reduce(struct pm_ctx *c)
 	nout = strstr(c->name, "cumsum") || strstr(c->name, "cumprod") ? nin : 1;
 	rt = strstr(c->name, "mean") ? "mean" : strstr(c->name, "max") ? "max"
 	   : strstr(c->name, "min") ? "min" : strstr(c->name, "norm") ? "norm" : "sum";
-	pm_p_int(c, "num_input_elems", (int64_t)nin);
-	pm_p_int(c, "num_output_elems", (int64_t)nout);
+	pm_p_int(c, "num_input_elems", i64(c, nin));
+	pm_p_int(c, "num_output_elems", i64(c, nout));
 	p_types(c, "dtype_in_out", dt, 2);
 	pm_p_str(c, "reduce_type", rt);
 	bi = bpe(dt[0]);
@@ -1305,7 +1317,7 @@ void pmk_norm(struct pm_ctx *c)
 	if (k.C_float)
 		pm_p_float(c, "num_channels", k.C);
 	else
-		pm_p_int(c, "num_channels", (int64_t)k.C);
+		pm_p_int(c, "num_channels", i64(c, k.C));
 	pm_p_bool(c, "has_bias", k.bias);
 	pm_p_bool(c, "is_affine", k.affine);
 	pm_p_bool(c, "is_training", k.training);
