@@ -386,6 +386,13 @@ static void test_expr(void)
 	run("primus::quantize_mxfp4_dual", "[[32,64]]", "[\"c10::BFloat16\"]", "[[64,1]]", "[\"\"]", 0, NULL);
 	metrics("mxfp4 dual quant", 2048, 4096 + 2048 + 64 + 64, "vector_bf16");
 	tap_str(param("dtype_in_out"), "('c10::BFloat16', 'c10::Float4_e2m1fn_x2')", "literal dtype in TT()");
+	/* mhc_post M=4, n=2, C=8 bf16: 2·4·2·8·3 = 384;
+	 * 32·2 + 64·2 + 8·4 + 16·4 + 64·2 = 416 */
+	run("aiter::mhc_post", "[[4,2,8],[4,8],[4,2,8],[4,2,1],[4,2,2],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"float\",\"float\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("mhc_post", 384, 416, "vector_bf16");
+	tap_str(param("hc3"), "", "mhc_post hc3 is None");
 	run("sglang::store_cache", "[]", "[]", "", "[]", 0, NULL);
 	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
 }
