@@ -1039,7 +1039,8 @@ void pmk_unary(struct pm_ctx *c)
 		}
 	}
 	p_types(c, "dtype_in_out", dt, 2);
-	pm_p_obj(c, "stride_input", pm_S(c, in));
+	/* the MXFP4 quant classes set both strides to None */
+	pm_p_obj(c, "stride_input", pm_opt(c, "quant", shp, sizeof(shp)) ? "None" : pm_S(c, in));
 	pm_p_obj(c, "stride_output", sout);
 	pm_set(c, flops, bytes);
 	pm_spec(c, "vector", dtype_precision(dt[0]));

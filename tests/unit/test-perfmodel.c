@@ -269,6 +269,7 @@ static void test_elementwise(void)
 	    "[\"c10::Float4_e2m1fn_x2\",\"c10::BFloat16\",\"c10::Float8_e8m0fnu\"]", "",
 	    "[\"\",\"\",\"\"]", 0, NULL);
 	metrics("mxfp4 quant", 8192, 10368, "vector_bf16");
+	tap_str(param("stride_input"), "", "mxfp4 quant stride_input is None");
 	run("aten::neg", "[[3,5]]", "[\"bool\"]", "[[5,1]]", "[\"\"]", 0, NULL);
 	metrics("neg bool: bytes None", 15, -1, "");
 	tap_str(param("stride_output"), "", "unary without output: stride_output None");
@@ -393,6 +394,15 @@ static void test_expr(void)
 	    "", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
 	metrics("mhc_post", 384, 416, "vector_bf16");
 	tap_str(param("hc3"), "", "mhc_post hc3 is None");
+	/* MLA RoPE + fp8 cache write, T=4 QH=2 KH=1 D_lora=8 D_pe=4:
+	 * 3·(32 + 16) = 144; q read + write 2·(4·2·12·2) + k 4·12·2 + kv 4·12·1 = 528 */
+	run("aiter::fused_qk_rope_cat_and_cache_mla", "[[4,2,8],[4,2,4],[4,1,8],[4,1,4],[16,1,12],[4]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"long int\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("MLA rope + cache", 144, 528, "vector_bf16");
+	/* store_cache of an unknown dtype falls back to 2 bytes */
+	run("sglang::store_cache", "[[2,4]]", "[\"bool\"]", "", "[\"\"]", 0, NULL);
+	metrics("store_cache bool", 0, 64, "");
 	run("sglang::store_cache", "[]", "[]", "", "[]", 0, NULL);
 	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
 }
