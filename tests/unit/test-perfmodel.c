@@ -163,6 +163,14 @@ static void test_gemm(void)
 	    "", "[\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
 	metrics("a4w4 fp4", 131072, 4288, "matrix_fp4");
 	tap_str(param("K"), "128", "a4w4 K unpacked");
+	/* a8w8 blockscale: N from the weight [N,K], bf16 out (scales ignored):
+	 * 2·16·64·128; 16·128 + 128·64 + 16·64·2 */
+	run("aiter::gemm_a8w8_blockscale_ck", "[[16,128],[64,128]]",
+	    "[\"c10::Float8_e4m3fnuz\",\"c10::Float8_e4m3fnuz\"]", "", "[\"\",\"\"]", 0, NULL);
+	metrics("a8w8 blockscale", 262144, 12288, "matrix_fp8");
+	tap_str(param("dtype_A_B"), "('c10::Float8_e4m3fnuz', 'c10::Float8_e4m3fnuz', 'c10::BFloat16')",
+		"blockscale dtype_A_B with the bf16 output");
+	tap_str(param("output_shape"), "(16, 64)", "blockscale output_shape");
 	/* vllm_rocm_unquantized_gemm: N from the weight [N,K]; bias D[2] */
 	run("vllm::rocm_unquantized_gemm", "[[8,16],[32,16],[32]]",
 	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
