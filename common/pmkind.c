@@ -1394,7 +1394,9 @@ void pmk_operand_sum(struct pm_ctx *c)
  *   N(i) numel (prod(()) = 1), R(i) rank, B(i[,default]) bytes per element
  *   of Input type[i] (NaN for None without default), C(i) Concrete Inputs[i]
  *   as a number, bool(x), if(c,a,b), max(a,b), min(a,b), ceil_div(a,b),
- *   floor_div(a,b); + - * / ( ) and comparisons > < >= <= == .
+ *   floor_div(a,b), Copt(i,default) (Concrete Input i as an int when present
+ *   and non-empty), Dopt(i,j,default) (dim j of Input Dims i when present);
+ *   + - * / // ( ) and comparisons > < >= <= == .
  * In params, T(i) (the dtype string), S(i) (tuple(Input Dims[i])) and
  * ST(i) (tuple(Input Strides[i])) give strings.
  */
@@ -1448,6 +1450,26 @@ static double ex_call(struct ex *x, const char *fn)
 
 	if (!ex_eat(x, "("))
 		return ex_fail(x, "expr: ( expected");
+	if (!strcmp(fn, "Copt") || !strcmp(fn, "Dopt")) {
+		/* Concrete Input i / dim j of Input Dims i when present, else default */
+		int i = (int)ex_int(x), j = 0, have;
+		double def;
+		if (!strcmp(fn, "Dopt") && ex_eat(x, ","))
+			j = (int)ex_int(x);
+		if (!ex_eat(x, ","))
+			return ex_fail(x, "expr: , expected");
+		def = ex_sum(x);
+		if (!ex_eat(x, ")"))
+			return ex_fail(x, "expr: ) expected");
+		if (!strcmp(fn, "Copt")) {
+			const char *s = i < x->c->in.nconc && x->c->in.conc[i] ? x->c->in.conc[i] : "";
+			while (*s == ' ')
+				s++;
+			return *s ? (double)py_int(x->c, s) : def;
+		}
+		have = i < x->c->in.ndims && x->c->in.dims[i].flat && x->c->in.dims[i].n > j;
+		return have ? (double)x->c->in.dims[i].v[j] : def;
+	}
 	if (!strcmp(fn, "N") || !strcmp(fn, "R") || !strcmp(fn, "C") || !strcmp(fn, "B")) {
 		int i = (int)ex_int(x);
 		double def = NAN;

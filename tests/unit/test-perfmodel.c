@@ -408,6 +408,16 @@ static void test_expr(void)
 	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"long int\"]",
 	    "", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
 	metrics("MLA rope + cache", 144, 528, "vector_bf16");
+	/* SGLang rotary: q (16, 32·64), k (16, 8·64), head 64 (C[3]), rot_dim 32
+	 * from the cos/sin cache: n = 16·(32 + 8)·32 = 20480; 3n; 2n·2 */
+	run("sgl_kernel::rotary_embedding", "[[16],[16,2048],[16,512],[],[4096,32],[]]",
+	    "[\"long int\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"c10::BFloat16\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"64\",\"\",\"True\"]", 0, NULL);
+	metrics("sgl rotary", 61440, 81920, "vector_bf16");
+	/* no head size given: head = q[-1] = 2048, no cache dims: rot = head */
+	run("sgl_kernel::rotary_embedding", "[[16],[16,2048],[16,2048]]",
+	    "[\"long int\",\"c10::Half\",\"c10::Half\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
+	metrics("sgl rotary defaults", 3 * 16 * 2 * 2048, 2 * 16 * 2 * 2048 * 2, "vector_fp16");
 	/* store_cache of an unknown dtype falls back to 2 bytes */
 	run("sglang::store_cache", "[[2,4]]", "[\"bool\"]", "", "[\"\"]", 0, NULL);
 	metrics("store_cache bool", 0, 64, "");
