@@ -69,8 +69,10 @@ static char **make_tags(char **names, size_t nnames, char **dirs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		tags[i] = nnames ? xstrdup(names[i]) : rcompare_default_tag(dirs[i]);
 	for (size_t i = 0; i < n; i++) {
-		if (!tags[i][0]) {
-			tl_warn("report %zu has an empty name; use --names", i + 1);
+		if (!tags[i][0] || strchr(tags[i], '/')) {
+			/* a tag names output files: OUT/SHEET_intersect_TAG.csv */
+			tl_warn("report %zu: name '%s' is empty or has a '/'; use "
+				"--names", i + 1, tags[i]);
 			exit(TL_EXIT_USAGE);
 		}
 		for (size_t j = 0; j < i; j++)
@@ -149,10 +151,11 @@ int main(int argc, char **argv)
 		rc.groups = RC_ALL;
 	tags = make_tags(names, nnames, argv + optind, rc.n);
 	rc.tags = tags;
-	if (!check_dirs(argv + optind, rc.n))
-		return TL_EXIT_BAD;
-	make_dir(rc.outdir);
-	status = rcompare_run(&rc);
+	status = TL_EXIT_BAD;
+	if (check_dirs(argv + optind, rc.n)) {
+		make_dir(rc.outdir);
+		status = rcompare_run(&rc);
+	}
 	free_list(tags, rc.n);
 	free_list(names, nnames);
 	free_list(sheets, nsheets);

@@ -6,13 +6,16 @@
  * the end of a source, and the input may be a pipe.  So rows are spooled
  * to an unlinked temporary file while the tree is built from compact
  * records; then the spool is read back in order and the tree columns are
- * appended.  Memory holds only the records, never the rows' text.
+ * appended.  Memory holds only the records, never the rows' text.  When
+ * the input is a regular file, it is simply read a second time instead.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "err.h"
 #include "opt.h"
@@ -49,6 +52,9 @@ struct seg {
 	char *src;
 	FILE *fp;		/* the spool, read back with getline */
 	struct outbuf *sp;	/* and written through this */
+	FILE *again;		/* or the input file itself, read a second time */
+	size_t nlines;		/* lines of the segment, when reading it again */
+	const char *path;
 };
 
 static FILE *spool_open(void)
@@ -75,6 +81,25 @@ static FILE *spool_open(void)
 	return fp;
 }
 
+/* A regular input file is read twice, past its two header lines. */
+static FILE *open_again(const char *path)
+{
+	struct stat st;
+	FILE *fp;
+	char *line = NULL;
+	size_t alloc = 0;
+
+	if (!path || !strcmp(path, "-") || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	fp = fopen(path, "r");
+	if (fp && (getline(&line, &alloc, fp) < 0 || getline(&line, &alloc, fp) < 0)) {
+		fclose(fp);
+		fp = NULL;
+	}
+	free(line);
+	return fp;
+}
+
 static void put_uid(struct outbuf *ob, const struct tree *t, uint32_t i)
 {
 	outbuf_putc(ob, '\t');
@@ -87,7 +112,10 @@ static void put_float(struct outbuf *ob, double v)
 	char buf[PY_FLOAT_MAX];
 
 	outbuf_putc(ob, '\t');
-	outbuf_put(ob, buf, py_float_repr(v, buf));
+	if (v == 0 && !signbit(v))	/* most host nodes: skip the digit search */
+		outbuf_puts(ob, "0.0");
+	else
+		outbuf_put(ob, buf, py_float_repr(v, buf));
 }
 
 /* The appended columns of one row; i is its node or TREE_NONE. */
@@ -172,15 +200,20 @@ static void flush_seg(struct seg *g, struct outbuf *out, int ucol, const struct 
 	ssize_t len;
 	uint32_t cur = 0;
 
-	outbuf_flush(g->sp);
+	if (g->sp)
+		outbuf_flush(g->sp);
 	if (g->t) {
 		tree_build(g->t);
 		warn_untimed(g, name);
 		if (o->verbose)
 			verbose(g, name);
 	}
-	rewind(g->fp);
-	while ((len = getline(&line, &alloc, g->fp)) > 0) {
+	if (!g->again)
+		rewind(g->fp);
+	while ((!g->again || g->nlines) &&
+	       (len = getline(&line, &alloc, g->again ? g->again : g->fp)) > 0) {
+		if (g->again)
+			g->nlines--;
 		if (line[len - 1] == '\n')
 			len--;
 		outbuf_put(out, line, (size_t)len);
@@ -195,11 +228,14 @@ static void flush_seg(struct seg *g, struct outbuf *out, int ucol, const struct 
 		outbuf_putc(out, '\n');
 	}
 	free(line);
-	if (ferror(g->fp))
+	if (g->again && (ferror(g->again) || g->nlines))
+		tl_die("%s: changed while being read", g->path);
+	if (!g->again && ferror(g->fp))
 		tl_die_errno("spool file: read error");
-	if (ftruncate(fileno(g->fp), 0) < 0)
+	if (!g->again && ftruncate(fileno(g->fp), 0) < 0)
 		tl_die_errno("spool file");
-	rewind(g->fp);
+	if (!g->again)
+		rewind(g->fp);
 	tree_free(g->t);
 	g->t = NULL;
 }
@@ -227,7 +263,7 @@ static int add_row(struct seg *g, struct stream *s, const struct tree_cols *c,
 	if (!g->t)
 		g->t = tree_new(flags);
 	if (tree_add(g->t, &ev) < 0) {
-		tl_warn("%s:%ld: uid %lu out of order (uids must increase within a source)",
+		tl_warn("%s:%ld: uid %lu out of order (uids must increase within a source and stay below 2^32)",
 			stream_name(s), stream_lineno(s), ev.uid);
 		return -1;
 	}
@@ -239,17 +275,34 @@ static int same_src(const struct seg *g, const char *src)
 	return g->src && !strcmp(g->src, src);
 }
 
-static int write_nodes(struct stream *s, const struct opts *o)
+/* Keeps the current line for the second pass. */
+static void keep_line(struct seg *g, const struct stream *s, int row)
+{
+	if (g->again) {
+		g->nlines++;
+	} else if (row) {
+		spool_row(g->sp, s);
+	} else {
+		outbuf_putc(g->sp, '#');
+		outbuf_puts(g->sp, stream_line(s));
+		outbuf_putc(g->sp, '\n');
+	}
+}
+
+static int write_nodes(struct stream *s, const struct opts *o, const char *path)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL };
+	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path };
 	struct outbuf *out;
 	int r, rval = 0;
 
 	if (tree_cols_init(&c, s) < 0)
 		return 1;
-	g.fp = spool_open();
-	g.sp = outbuf_open_fd(fileno(g.fp));
+	g.again = open_again(path);
+	if (!g.again) {
+		g.fp = spool_open();
+		g.sp = outbuf_open_fd(fileno(g.fp));
+	}
 	out = outbuf_open_fd(1);
 	outbuf_puts(out, "#tl-nodes 1\n");
 	outbuf_puts(out, stream_header(s));
@@ -257,9 +310,7 @@ static int write_nodes(struct stream *s, const struct opts *o)
 	outbuf_putc(out, '\n');
 	while ((r = stream_next(s)) > 0) {
 		if (r == STREAM_DIRECTIVE) {
-			outbuf_putc(g.sp, '#');
-			outbuf_puts(g.sp, stream_line(s));
-			outbuf_putc(g.sp, '\n');
+			keep_line(&g, s, 0);
 			continue;
 		}
 		if (g.t && !same_src(&g, stream_field(s, c.src)))
@@ -272,7 +323,7 @@ static int write_nodes(struct stream *s, const struct opts *o)
 			r = STREAM_ERROR;
 			break;
 		}
-		spool_row(g.sp, s);
+		keep_line(&g, s, 1);
 	}
 	if (r < 0)
 		rval = 1;
@@ -280,8 +331,12 @@ static int write_nodes(struct stream *s, const struct opts *o)
 		flush_seg(&g, out, c.uid, o, stream_name(s));
 	tree_free(g.t);
 	free(g.src);
-	outbuf_close(g.sp);
-	fclose(g.fp);
+	if (g.sp)
+		outbuf_close(g.sp);
+	if (g.fp)
+		fclose(g.fp);
+	if (g.again)
+		fclose(g.again);
 	outbuf_close(out);
 	return rval;
 }
@@ -290,7 +345,7 @@ static int write_nodes(struct stream *s, const struct opts *o)
 static struct tree *read_view_tree(struct stream *s, const struct opts *o, char **src)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL };
+	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, NULL };
 	int r;
 
 	if (tree_cols_init(&c, s) < 0)
@@ -368,9 +423,11 @@ static int print_roots(struct outbuf *ob, struct tree *t, const struct opts *o,
 		treeview_subtree(ob, t, i, &v);
 		return 0;
 	}
+	/* with pruning, roots without GPU work are left out like children */
 	roots = tree_roots(t, &n);
 	for (size_t k = 0; k < n; k++)
-		treeview_subtree(ob, t, roots[k], &v);
+		if (!o->prune || tree_at(t, roots[k])->gpu_n)
+			treeview_subtree(ob, t, roots[k], &v);
 	return 0;
 }
 
@@ -451,14 +508,16 @@ int main(int argc, char **argv)
 {
 	struct opts o = { M_NODES, 0, 0, 0, -1, NULL, NULL, NULL, NULL };
 	struct stream *s;
+	const char *path;
 	int rval;
 
 	tl_init(argv[0]);
 	parse_opts(argc, argv, &o);
-	s = stream_open(optind < argc ? argv[optind] : NULL, "events");
+	path = optind < argc ? argv[optind] : NULL;
+	s = stream_open(path, "events");
 	if (!s)
 		return TL_EXIT_BAD;
-	rval = o.mode == M_NODES ? write_nodes(s, &o) : views(s, &o);
+	rval = o.mode == M_NODES ? write_nodes(s, &o, path) : views(s, &o);
 	stream_close(s);
 	return rval ? TL_EXIT_BAD : TL_EXIT_OK;
 }

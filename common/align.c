@@ -54,8 +54,17 @@ static void fill_table(uint32_t *dp, const uint32_t *n1, size_t m,
 void align_wf(struct align *al, const uint32_t *n1, size_t m,
 	      const uint32_t *n2, size_t n)
 {
-	size_t w = n + 1, i = m, j = n;
+	size_t w, i, j, tail = 0;
 
+	/*
+	 * The backtrack matches equal last names first, so a common suffix is
+	 * matched pair by pair whatever precedes it, and the table of the
+	 * rest does not depend on it: align only the rest.
+	 */
+	while (tail < m && tail < n && n1[m - 1 - tail] == n2[n - 1 - tail])
+		tail++;
+	m -= tail, n -= tail;
+	w = n + 1, i = m, j = n;
 	al->nr = 0;
 	xgrow((void **)&al->dp, &al->dp_alloc, st_mult(m + 1, w), sizeof(*al->dp));
 	fill_table(al->dp, n1, m, n2, n);
@@ -77,4 +86,6 @@ void align_wf(struct align *al, const uint32_t *n1, size_t m,
 		al->ops[a] = al->ops[b - 1];
 		al->ops[b - 1] = t;
 	}
+	for (size_t k = 0; k < tail; k++)
+		align_push(al, ALIGN_MATCH, (int32_t)(m + k), (int32_t)(n + k));
 }

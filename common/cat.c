@@ -12,8 +12,8 @@
 #include "xalloc.h"
 #include "banned.h"
 
-#define WINDOW_START (4u << 20)
-#define READ_MIN (1u << 20)	/* grow the window when less room is left */
+#define WINDOW_START (1u << 20)
+#define READ_MIN (256u << 10)	/* read this much at a time, so it is in cache */
 
 struct cat {
 	struct cat_opts o;
@@ -54,6 +54,24 @@ void cat_free(struct cat *c)
 }
 
 /*
+ * Tokenise the element's compact copy; if it is bad, parse the original
+ * to say where.  0 or -1 with *off and *msg set.
+ */
+static int parse(struct cat *c, const struct jscan_item *it, uint64_t *off,
+		 const char **msg)
+{
+	if (json_parse_compact(&c->j, it->ctext, it->clen, it->escapes) == 0)
+		return 0;
+	*off = it->off;
+	*msg = c->j.err_msg;
+	if (json_parse_checked(&c->j, it->text, it->len) < 0) {
+		*off = it->off + c->j.err_off;
+		*msg = c->j.err_msg;
+	}
+	return -1;
+}
+
+/*
  * One element of traceEvents.  0: written or skipped, -1: a fatal error
  * (reported).
  */
@@ -67,14 +85,13 @@ static int one_event(struct cat *c, const char *name, unsigned src,
 	if (it->bad_msg) {
 		msg = it->bad_msg;
 		off = it->bad_off;
-	} else if (json_parse_checked(&c->j, it->text, it->len) < 0) {
-		msg = c->j.err_msg;
-		off = it->off + c->j.err_off;
+	} else if (parse(c, it, &off, &msg) < 0) {
+		;
 	} else if (c->j.tok[0].type != JSON_OBJECT) {
 		msg = "event is not an object";
 	}
 	if (!msg) {
-		event_row(c->w, src, uid, &c->j, it->text);
+		event_row(c->w, src, uid, &c->j);
 		n->written++;
 		return 0;
 	}
@@ -91,15 +108,13 @@ static int one_top(struct cat *c, const char *name, unsigned src,
 	uint64_t off = it->bad_off;
 	const char *msg = it->bad_msg;
 
-	if (!msg && json_parse_checked(&c->j, it->text, it->len) < 0) {
-		msg = c->j.err_msg;
-		off = it->off + c->j.err_off;
-	}
+	if (!msg)
+		parse(c, it, &off, &msg);
 	if (msg) {
 		tl_warn("%s: byte %" PRIu64 ": in \"%s\": %s", name, off, it->key, msg);
 		return -1;
 	}
-	event_top(c->w, src, it->key, it->keylen, &c->j, it->text);
+	event_top(c->w, src, it->key, it->keylen, &c->j);
 	return 0;
 }
 
@@ -118,7 +133,7 @@ static int refill(struct cat *c, struct input *in, const char *name)
 		c->cap = st_mult(c->cap, 2);
 		c->buf = xrealloc(c->buf, c->cap);
 	}
-	r = input_read(in, c->buf + c->len, c->cap - c->len);
+	r = input_read(in, c->buf + c->len, READ_MIN);
 	if (r < 0) {
 		tl_warn("%s: byte %" PRIu64 ": %s", name,
 			c->s.base + used + c->len, input_error(in));

@@ -176,13 +176,30 @@ static int parse_record(struct parser *p)
 	}
 }
 
+/*
+ * pandas' tokenizer skips a line of nothing but spaces and tabs as blank
+ * (its WHITESPACE_LINE state); true when the parser stood at one and has
+ * stepped over it.
+ */
+static int skip_blank_line(struct parser *p)
+{
+	size_t i = p->pos;
+
+	while (i < p->len && (p->buf[i] == ' ' || p->buf[i] == '\t'))
+		i++;
+	if (i < p->len && p->buf[i] != '\n' && p->buf[i] != '\r')
+		return 0;
+	p->pos = i;
+	if (i < p->len)
+		skip_eol(p);
+	return 1;
+}
+
 static int parse_all(struct parser *p)
 {
 	while (p->pos < p->len) {
-		if (at_eol(p)) {
-			skip_eol(p);	/* blank line */
+		if (skip_blank_line(p))
 			continue;
-		}
 		if (parse_record(p) < 0)
 			return -1;
 	}

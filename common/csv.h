@@ -15,14 +15,18 @@
  *   - fields are separated by ',' and records end with LF, CRLF or CR;
  *     a field in double quotes may hold ',', '"' (written "") and line
  *     ends, which are kept as they are;
- *   - blank lines are skipped; a UTF-8 byte order mark is dropped;
+ *   - blank lines (also those of only spaces and tabs) are skipped; a
+ *     UTF-8 byte order mark is dropped;
  *   - an empty file (or one with only blank lines) is a table with no
  *     columns and no rows, as pandas' EmptyDataError is read by TraceLens;
  *   - header names are renamed as pandas does: an empty name becomes
  *     "Unnamed: I", a repeated name "NAME.1", "NAME.2", ...
  * Errors (reported as "PROG: FILE:LINE: what", then csv_read returns -1):
  * a record with more or fewer fields than the header, text after a
- * closing quote, an unterminated quote, a NUL byte, invalid UTF-8.
+ * closing quote, an unterminated quote, a NUL byte, invalid UTF-8.  pandas
+ * fills a short record with NaN and glues text after a closing quote to
+ * the field; a report TraceLens wrote has neither, so here they are
+ * errors, not guesses.
  */
 #ifndef TL_CSV_H
 #define TL_CSV_H

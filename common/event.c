@@ -136,7 +136,7 @@ void event_end(struct event_out *w, unsigned src, uint64_t elements,
 }
 
 void event_top(struct event_out *w, unsigned src, const char *key,
-	       size_t keylen, const struct json *j, const char *text)
+	       size_t keylen, const struct json *j)
 {
 	if (w->ndjson) {
 		outbuf_puts(w->ob, "{\"src\":");
@@ -144,7 +144,7 @@ void event_top(struct event_out *w, unsigned src, const char *key,
 		outbuf_puts(w->ob, ",\"top\":");
 		event_put_json_string(w->ob, key, keylen);
 		outbuf_puts(w->ob, ",\"value\":");
-		json_compact(j, 0, text, w->ob, 0);
+		json_compact(j, 0, w->ob, 0);
 		outbuf_puts(w->ob, "}\n");
 		return;
 	}
@@ -153,8 +153,17 @@ void event_top(struct event_out *w, unsigned src, const char *key,
 	outbuf_putc(w->ob, '\t');
 	outbuf_tsv(w->ob, key, keylen);
 	outbuf_putc(w->ob, '\t');
-	json_compact(j, 0, text, w->ob, 1);
+	json_compact(j, 0, w->ob, 1);
 	outbuf_putc(w->ob, '\n');
+}
+
+/* Keys are short: a loop beats a call to memcmp. */
+static int same(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
 }
 
 /*
@@ -162,26 +171,26 @@ void event_top(struct event_out *w, unsigned src, const char *key,
  * table; the matching entry or NULL.
  */
 static const struct key *lookup(struct event_out *w, const struct json *j,
-				unsigned k, const char *text,
+				unsigned k,
 				const struct key *tab, size_t n)
 {
 	const struct json_tok *t = &j->tok[k];
-	const char *s = text + t->start;
+	const char *s = j->text + t->start;
 	size_t len = (size_t)(t->end - t->start);
 
-	if (memchr(s, '\\', len)) {
+	if (j->escapes && memchr(s, '\\', len)) {
 		xgrow((void **)&w->scratch, &w->scratch_alloc, len + 1, 1);
 		len = json_decode_string(s, len, w->scratch);
 		s = w->scratch;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (tab[i].len == len && !memcmp(tab[i].name, s, len))
+		if (tab[i].len == len && same(tab[i].name, s, len))
 			return &tab[i];
 	return NULL;
 }
 
 /* Does value token v suit a column that takes values this way? */
-static int takes(const struct json *j, unsigned v, const char *text, int take)
+static int takes(const struct json *j, unsigned v, int take)
 {
 	const struct json_tok *t = &j->tok[v];
 
@@ -191,7 +200,7 @@ static int takes(const struct json *j, unsigned v, const char *text, int take)
 	case T_SCALAR:
 		return t->type == JSON_STRING || t->type == JSON_PRIMITIVE;
 	case T_NUMBER:
-		return json_tok_is_number(j, v, text);
+		return json_tok_is_number(j, v);
 	case T_ARGS:
 		return t->type == JSON_OBJECT;
 	default:
@@ -206,14 +215,14 @@ static void add_rest(unsigned **v, size_t *n, size_t *alloc, unsigned k)
 }
 
 static void split_args(struct event_out *w, const struct json *j,
-		       unsigned a, const char *text)
+		       unsigned a)
 {
 	unsigned end = json_skip(j, a);
 
 	for (unsigned k = a + 1; k < end; k = json_skip(j, k + 1)) {
-		const struct key *key = lookup(w, j, k, text, arg_keys,
+		const struct key *key = lookup(w, j, k, arg_keys,
 					       sizeof(arg_keys) / sizeof(*arg_keys));
-		if (key && w->col[key->col] < 0 && takes(j, k + 1, text, key->take))
+		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take))
 			w->col[key->col] = (int)k + 1;
 		else
 			add_rest(&w->rest_args, &w->nargs, &w->args_alloc, k);
@@ -221,7 +230,7 @@ static void split_args(struct event_out *w, const struct json *j,
 }
 
 /* Sort the event's members into columns, "args" and "extra". */
-static void split(struct event_out *w, const struct json *j, const char *text)
+static void split(struct event_out *w, const struct json *j)
 {
 	unsigned end = json_skip(j, 0);
 
@@ -229,12 +238,12 @@ static void split(struct event_out *w, const struct json *j, const char *text)
 		w->col[c] = -1;
 	w->nargs = w->nextra = 0;
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
-		const struct key *key = lookup(w, j, k, text, event_keys,
+		const struct key *key = lookup(w, j, k, event_keys,
 					       sizeof(event_keys) / sizeof(*event_keys));
-		if (key && w->col[key->col] < 0 && takes(j, k + 1, text, key->take)) {
+		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take)) {
 			w->col[key->col] = (int)k + 1;
 			if (key->col == C_ARGS)
-				split_args(w, j, k + 1, text);
+				split_args(w, j, k + 1);
 		} else {
 			add_rest(&w->rest_extra, &w->nextra, &w->extra_alloc, k);
 		}
@@ -243,55 +252,56 @@ static void split(struct event_out *w, const struct json *j, const char *text)
 
 /* "key":value,... of the listed key tokens, in braces. */
 static void put_members(struct event_out *w, const struct json *j,
-			const char *text, const unsigned *keys, size_t n)
+			const unsigned *keys, size_t n)
 {
 	outbuf_putc(w->ob, '{');
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			outbuf_putc(w->ob, ',');
-		json_compact(j, keys[i], text, w->ob, 1);
+		json_compact(j, keys[i], w->ob, 1);
 		outbuf_putc(w->ob, ':');
-		json_compact(j, keys[i] + 1, text, w->ob, 1);
+		json_compact(j, keys[i] + 1, w->ob, 1);
 	}
 	outbuf_putc(w->ob, '}');
 }
 
 /* A string column: decoded, then TSV-escaped. */
-static void put_string(struct event_out *w, const struct json_tok *t,
-		       const char *text)
+static void put_string(struct event_out *w, const struct json *j,
+		       const struct json_tok *t)
 {
-	const char *s = text + t->start;
+	const char *s = j->text + t->start;
 	size_t n = (size_t)(t->end - t->start);
 
-	if (memchr(s, '\\', n)) {
-		xgrow((void **)&w->scratch, &w->scratch_alloc, n + 1, 1);
-		n = json_decode_string(s, n, w->scratch);
-		s = w->scratch;
+	/* without escapes the text cannot hold a byte TSV escapes */
+	if (!j->escapes || !memchr(s, '\\', n)) {
+		outbuf_put(w->ob, s, n);
+		return;
 	}
-	outbuf_tsv(w->ob, s, n);
+	xgrow((void **)&w->scratch, &w->scratch_alloc, n + 1, 1);
+	n = json_decode_string(s, n, w->scratch);
+	outbuf_tsv(w->ob, w->scratch, n);
 }
 
-static void put_col(struct event_out *w, int c, const struct json *j,
-		    const char *text)
+static void put_col(struct event_out *w, int c, const struct json *j)
 {
 	int v = w->col[c];
 
 	if (c == C_ARGS) {
 		if (v >= 0)
-			put_members(w, j, text, w->rest_args, w->nargs);
+			put_members(w, j, w->rest_args, w->nargs);
 	} else if (c == C_EXTRA) {
 		if (w->nextra)
-			put_members(w, j, text, w->rest_extra, w->nextra);
+			put_members(w, j, w->rest_extra, w->nextra);
 	} else if (v >= 0) {
 		if (c == C_PH || c == C_CAT || c == C_NAME)
-			put_string(w, &j->tok[v], text);
+			put_string(w, j, &j->tok[v]);
 		else
-			json_compact(j, (unsigned)v, text, w->ob, 1);
+			json_compact(j, (unsigned)v, w->ob, 1);
 	}
 }
 
 static void row_ndjson(struct event_out *w, unsigned src, uint64_t uid,
-		       const struct json *j, const char *text)
+		       const struct json *j)
 {
 	unsigned end = json_skip(j, 0);
 
@@ -301,27 +311,28 @@ static void row_ndjson(struct event_out *w, unsigned src, uint64_t uid,
 	outbuf_u64(w->ob, src);
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
 		outbuf_putc(w->ob, ',');
-		json_compact(j, k, text, w->ob, 0);
+		json_compact(j, k, w->ob, 0);
 		outbuf_putc(w->ob, ':');
-		json_compact(j, k + 1, text, w->ob, 0);
+		json_compact(j, k + 1, w->ob, 0);
 	}
 	outbuf_puts(w->ob, "}\n");
 }
 
 void event_row(struct event_out *w, unsigned src, uint64_t uid,
-	       const struct json *j, const char *text)
+	       const struct json *j)
 {
+
 	if (w->ndjson) {
-		row_ndjson(w, src, uid, j, text);
+		row_ndjson(w, src, uid, j);
 		return;
 	}
-	split(w, j, text);
+	split(w, j);
 	outbuf_u64(w->ob, uid);
 	outbuf_putc(w->ob, '\t');
 	outbuf_u64(w->ob, src);
 	for (int c = C_PH; c < NCOLS; c++) {
 		outbuf_putc(w->ob, '\t');
-		put_col(w, c, j, text);
+		put_col(w, c, j);
 	}
 	outbuf_putc(w->ob, '\n');
 }

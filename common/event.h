@@ -5,8 +5,8 @@
  *	struct event_out *w = event_out_new(ob, ndjson);
  *	event_header(w);                          once, before all sources
  *	event_source(w, src, "trace.json.gz");
- *	event_row(w, src, uid, &j, text);         j: json_parse()d object
- *	event_top(w, src, key, keylen, &j, text); a top-level key's value
+ *	event_row(w, src, uid, &j);               j: json_parse()d object
+ *	event_top(w, src, key, keylen, &j);       a top-level key's value
  *	event_end(w, src, elements, skipped);
  *	event_out_free(w);                        the outbuf stays the caller's
  *
@@ -39,9 +39,9 @@ void event_header(struct event_out *w);
 void event_source(struct event_out *w, unsigned src, const char *name);
 /* j's first token must be an object. */
 void event_row(struct event_out *w, unsigned src, uint64_t uid,
-	       const struct json *j, const char *text);
+	       const struct json *j);
 void event_top(struct event_out *w, unsigned src, const char *key,
-	       size_t keylen, const struct json *j, const char *text);
+	       size_t keylen, const struct json *j);
 void event_end(struct event_out *w, unsigned src, uint64_t elements,
 	       uint64_t skipped);
 

@@ -64,58 +64,142 @@ static int parse_int(const char *s, size_t n, int64_t *out)
 	return 1;
 }
 
-static size_t digits(const char *s, size_t n, size_t i)
+static int is_digit(char c)
 {
-	size_t j = i;
-	while (j < n && s[j] >= '0' && s[j] <= '9')
-		j++;
-	return j - i;
+	return c >= '0' && c <= '9';
 }
 
-/* Decimal syntax only: strtod alone would also take hex and "nan". */
-static int float_syntax(const char *s, size_t n)
+/* 1e0 .. 1e308, each correctly rounded as the C literals pandas uses */
+static const double *powers_of_ten(void)
 {
-	size_t i = 0, a, b = 0;
+	static double e[309];
+	static int done;
+	char buf[8];
 
-	if (i < n && (s[i] == '+' || s[i] == '-'))
-		i++;
-	if ((n - i == 3 && !strncasecmp(s + i, "inf", 3)) ||
-	    (n - i == 8 && !strncasecmp(s + i, "infinity", 8)))
-		return 1;
-	a = digits(s, n, i);
-	i += a;
+	if (!done) {
+		for (int i = 0; i <= 308; i++) {
+			snprintf(buf, sizeof(buf), "1e%d", i);
+			e[i] = strtod(buf, NULL);
+		}
+		done = 1;
+	}
+	return e;
+}
+
+/* The digits of a number: at most 17 count, as in precise_xstrtod. */
+struct mantissa {
+	double number;
+	int exponent, ndigits;
+};
+
+static size_t read_mantissa(const char *s, size_t n, size_t i,
+			    struct mantissa *m)
+{
+	int ndec = 0;
+
+	for (; i < n && is_digit(s[i]); i++) {
+		if (m->ndigits < 17) {
+			m->number = m->number * 10. + (s[i] - '0');
+			m->ndigits++;
+		} else {
+			m->exponent++;
+		}
+	}
 	if (i < n && s[i] == '.') {
-		b = digits(s, n, ++i);
-		i += b;
-	}
-	if (a + b == 0)
-		return 0;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
+		for (i++; m->ndigits < 17 && i < n && is_digit(s[i]); i++) {
+			m->number = m->number * 10. + (s[i] - '0');
+			m->ndigits++;
+			ndec++;
+		}
+		while (i < n && is_digit(s[i]))
 			i++;
-		size_t e = digits(s, n, i);
-		if (!e)
-			return 0;
-		i += e;
+		m->exponent -= ndec;
 	}
-	return i == n;
+	return i;
 }
 
-static int parse_float(const char *s, size_t n, double *out)
+/* The exponent part; 0 when "e" has no digits (pandas then fails). */
+static size_t read_exponent(const char *s, size_t n, size_t i, int *exponent)
 {
-	char small[64], *tmp;
+	int neg = 0, k = 0;
+	long e = 0;
 
-	trim(&s, &n);
-	if (!float_syntax(s, n))
+	i++;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	for (; k < 17 && i < n && is_digit(s[i]); k++, i++)
+		if (e < 100000)		/* far past any double already */
+			e = e * 10 + (s[i] - '0');
+	if (!k)
 		return 0;
-	tmp = n < sizeof(small) ? small : xmalloc(n + 1);
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	*out = strtod(tmp, NULL);	/* ERANGE still gives pandas' value */
-	if (tmp != small)
-		free(tmp);
-	return 1;
+	*exponent += (int)(neg ? -e : e);
+	return i;
+}
+
+static double scale(double number, int exponent)
+{
+	const double *e = powers_of_ten();
+
+	if (exponent > 0)
+		return number * e[exponent];
+	if (exponent < -616)
+		return 0.;
+	if (exponent < -308)
+		return number / e[-308 - exponent] / e[308];
+	return number / e[-exponent];
+}
+
+/* _try_double's fallback words, matched case-blind on the whole cell */
+static int inf_word(const char *s, size_t n, double *out)
+{
+	static const char *const pos[] = { "inf", "+inf", "Infinity",
+					   "+Infinity" };
+	static const char *const neg[] = { "-inf", "-Infinity" };
+
+	for (size_t i = 0; i < 4; i++)
+		if (strlen(pos[i]) == n && !strncasecmp(pos[i], s, n))
+			return *out = INFINITY, 1;
+	for (size_t i = 0; i < 2; i++)
+		if (strlen(neg[i]) == n && !strncasecmp(neg[i], s, n))
+			return *out = -INFINITY, 1;
+	return 0;
+}
+
+/*
+ * pandas.read_csv's float parser (precise_xstrtod, tokenizer.c), which is
+ * not correctly rounded: it adds up at most 17 digits in a double and
+ * scales by one power of ten, so "99.61316657755181" reads as the double
+ * that prints as 99.6131665775518.  Reproducing it reproduces pandas'
+ * values, and the diffs computed from them, bit for bit.
+ */
+int frame_parse_float(const char *s, size_t n, double *out)
+{
+	struct mantissa m = { 0., 0, 0 };
+	size_t i = 0;
+	int neg = 0;
+
+	while (i < n && is_space(s[i]))
+		i++;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	i = read_mantissa(s, n, i, &m);
+	if (m.ndigits == 0)
+		return inf_word(s, n, out);
+	if (neg)
+		m.number = -m.number;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i = read_exponent(s, n, i, &m.exponent);
+		if (!i)
+			return inf_word(s, n, out);
+	}
+	if (m.exponent > 308)
+		return inf_word(s, n, out);	/* ERANGE */
+	*out = scale(m.number, m.exponent);
+	if (isinf(*out))
+		return inf_word(s, n, out);	/* ERANGE */
+	while (i < n && is_space(s[i]))
+		i++;
+	return i == n || inf_word(s, n, out);
 }
 
 static int parse_bool(const char *s, size_t n, int *out)
@@ -155,7 +239,8 @@ static void scan_column(const struct csv *c, size_t col, struct col_scan *sc)
 		sc->nonna++;
 		if (sc->all_int && !parse_int(x->s, x->n, &i))
 			sc->all_int = 0;
-		if (sc->all_num && !sc->all_int && !parse_float(x->s, x->n, &d))
+		if (sc->all_num && !sc->all_int &&
+		    !frame_parse_float(x->s, x->n, &d))
 			sc->all_num = 0;
 		if (sc->all_bool && !parse_bool(x->s, x->n, &b))
 			sc->all_bool = 0;
@@ -187,9 +272,10 @@ static void fill_column(const struct csv *c, size_t col,
 		v->n = x->n;
 		if (is_na_token(x->s, x->n))
 			v->kind = CELL_NA;
-		else if (sc->all_int && parse_int(x->s, x->n, &v->v.i))
+		else if (fc->type == COL_INT && parse_int(x->s, x->n, &v->v.i))
 			v->kind = CELL_INT;
-		else if (sc->all_num && parse_float(x->s, x->n, &v->v.d))
+		else if (fc->type == COL_FLOAT &&
+			 frame_parse_float(x->s, x->n, &v->v.d))
 			v->kind = isnan(v->v.d) ? CELL_NA : CELL_FLOAT;
 		else if (sc->all_bool && parse_bool(x->s, x->n, &v->v.b))
 			v->kind = CELL_BOOL;

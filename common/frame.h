@@ -14,7 +14,8 @@
  * Typing is read_csv's: a cell that is a pandas NA token ("", "NaN",
  * "None", "NULL", "N/A", ...) is missing; a column whose other cells are
  * all integers is COL_INT, or COL_FLOAT when it also has missing cells;
- * all numbers (or all missing) is COL_FLOAT; all True/False is COL_BOOL
+ * all numbers (or all missing) is COL_FLOAT, every cell read with
+ * pandas' own float parser (frame_parse_float); all True/False is COL_BOOL
  * (COL_OBJ with missing cells); anything else is COL_OBJ, whose cells keep
  * their text exactly.  A FLOAT cell is never NaN: NaN is CELL_NA.
  *
@@ -91,6 +92,12 @@ void frame_order_desc(const struct frame *f, size_t col, long *perm);
 /* Orders cells as merge keys: numbers by value, text bytewise, NA last. */
 int cell_cmp(const struct cell *a, const struct cell *b);
 void frame_write_csv(const struct frame *f, struct outbuf *ob);
+/*
+ * pandas.read_csv's float parser (precise_xstrtod plus its "inf" words):
+ * 1 and the value if all n bytes are one number, else 0.  Not always
+ * correctly rounded, on purpose: pandas is not either.
+ */
+int frame_parse_float(const char *s, size_t n, double *out);
 
 /* Stable merge sort of idx[0..n) by cmp(a, b, ctx). */
 void stable_sort(long *idx, size_t n,

@@ -1,4 +1,7 @@
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <string.h>
 
 #include "jscan.h"
@@ -24,10 +27,24 @@ enum {
 
 /* What the element being scanned is, and what kind of text it is. */
 enum { E_NONE, E_KEY, E_TOP, E_EVENT };
-enum { K_CONTAINER, K_STRING, K_PRIMITIVE };
+enum { K_CONTAINER, K_PRIMITIVE };
 
 /* Bytes that stop the fast loops: inside a string, and outside. */
-static unsigned char str_stop[256], struct_stop[256], prim_stop[256];
+static unsigned char str_stop[256], prim_stop[256], prim_byte[256];
+/* Outside strings: bytes to copy, blanks to drop, quotes and brackets. */
+enum { B_COPY, B_BLANK, B_STRUCT };
+static unsigned char byte_class[256];
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static int is_prim(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
 
 static void init_tables(void)
 {
@@ -36,8 +53,12 @@ static void init_tables(void)
 	for (int c = 0; c < 0x20; c++)
 		str_stop[c] = 1;
 	str_stop['"'] = str_stop['\\'] = 1;
-	struct_stop['"'] = struct_stop['{'] = struct_stop['}'] = 1;
-	struct_stop['['] = struct_stop[']'] = 1;
+	byte_class['"'] = byte_class['{'] = byte_class['}'] = B_STRUCT;
+	byte_class['['] = byte_class[']'] = B_STRUCT;
+	byte_class[' '] = byte_class['\t'] = byte_class['\n'] = B_BLANK;
+	byte_class['\r'] = B_BLANK;
+	for (int c = 0; c < 256; c++)
+		prim_byte[c] = (unsigned char)is_prim((char)c);
 	prim_stop[','] = prim_stop[']'] = prim_stop['}'] = 1;
 	prim_stop[' '] = prim_stop['\t'] = prim_stop['\n'] = prim_stop['\r'] = 1;
 }
@@ -53,6 +74,7 @@ void jscan_release(struct jscan *s)
 {
 	free(s->stack);
 	free(s->key);
+	free(s->out);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -82,11 +104,6 @@ static int error(struct jscan *s, size_t at, const char *msg)
 	s->err_off = s->base + at;
 	s->state = S_ERROR;
 	return JSCAN_ERROR;
-}
-
-static int is_ws(char c)
-{
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
 /* Skip white space; 1 if a byte is there to look at, else 0. */
@@ -121,81 +138,185 @@ static void elem_begin(struct jscan *s)
 	s->bad_msg = NULL;
 	s->depth = 0;
 	s->in_str = 0;
-	if (c == '{' || c == '[') {
-		s->elem_kind = K_CONTAINER;
-	} else if (c == '"') {
-		s->elem_kind = K_STRING;
-		s->in_str = 1;
-		s->pos++;
-	} else {
+	s->olen = 0;
+	s->space = 0;
+	s->escapes = 0;
+	if (c == '{' || c == '[' || c == '"')
+		s->elem_kind = K_CONTAINER;	/* a string is one too, of depth 0 */
+	else
 		s->elem_kind = K_PRIMITIVE;
-	}
+}
+
+/* Room in the compact copy for everything left in the buffer. */
+static void reserve(struct jscan *s)
+{
+	size_t need = st_add(st_add(s->olen, s->len - s->pos), 17);
+
+	if (need > s->out_alloc)
+		xgrow((void **)&s->out, &s->out_alloc, need, 1);
 }
 
 /*
- * Inside a string at pos: advance to just after its closing quote (1) or
- * to the end of the buffer (0; an escape cut in two is left for later).
+ * Inside a string at p: copy it to o[m] up to and including its closing
+ * quote (1) or to the end of the buffer (0; an escape cut in two is left
+ * for later).  Strings are most of a trace's bytes: 16 at a time with SSE2,
+ * stopping at a quote, a backslash or a control byte.
  */
-static int scan_string(struct jscan *s)
+static int copy_string(struct jscan *s, size_t *pp, size_t *mp)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
-	size_t p = s->pos, n = s->len;
+	size_t p = *pp, m = *mp, n = s->len;
+	char *o = s->out;
+	int r = 0;
 
 	for (;;) {
+#ifdef __SSE2__
+		while (p + 16 <= n) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(b + p));
+			__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)),
+						     _mm_set1_epi8(0x1f));
+			int hit = _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+			_mm_storeu_si128((__m128i *)(o + m), v);
+			if (hit) {
+				int z = __builtin_ctz((unsigned)hit);
+				p += (size_t)z;
+				m += (size_t)z;
+				break;
+			}
+			p += 16;
+			m += 16;
+		}
+#endif
 		while (p < n && !str_stop[b[p]])
-			p++;
+			o[m++] = (char)b[p++];
 		if (p >= n)
 			break;
 		if (b[p] == '"') {
-			s->pos = p + 1;
+			o[m++] = '"';
+			p++;
 			s->in_str = 0;
-			return 1;
+			r = 1;
+			break;
 		}
 		if (b[p] == '\\') {
 			if (p + 1 >= n)
 				break;
+			o[m++] = '\\';
+			o[m++] = (char)b[p + 1];
+			s->escapes = 1;
 			p += 2;
 			continue;
 		}
 		bad_string(s, p);
-		p++;
+		o[m++] = (char)b[p++];
 	}
-	s->pos = p;
-	return 0;
+	*pp = p;
+	*mp = m;
+	return r;
 }
 
-/* Scan a container element: 1 complete, 0 need more, -1 error. */
+/* Skip a run of blanks from p (16 at a time with SSE2). */
+static size_t skip_blanks(const unsigned char *b, size_t p, size_t n)
+{
+#ifdef __SSE2__
+	while (p + 16 <= n) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(b + p));
+		unsigned sp = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		if (sp != 0xffff)
+			return p + (size_t)__builtin_ctz(~sp);
+		p += 16;
+	}
+#endif
+	while (p < n && b[p] == ' ')
+		p++;
+	return p;
+}
+
+/*
+ * Outside strings: copy bytes up to the next quote or bracket, dropping
+ * white space (one blank kept between two primitives).  Returns the new p.
+ */
+static size_t copy_plain(struct jscan *s, size_t p, size_t *mp)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t n = s->len, m = *mp;
+	char *o = s->out;
+	int space = s->space;
+
+	while (p < n) {
+		unsigned char c = b[p];
+		if (byte_class[c] == B_BLANK) {
+			p = skip_blanks(b, p + 1, n);
+			space |= m && prim_byte[(unsigned char)o[m - 1]];
+			continue;
+		}
+		if (byte_class[c] == B_STRUCT)
+			break;
+		if (space && prim_byte[c])
+			o[m++] = ' ';
+		space = 0;
+		o[m++] = (char)c;
+		p++;
+	}
+	s->space = space;
+	*mp = m;
+	return p;
+}
+
+/*
+ * Scan a container (or string) element, copying it without the white
+ * space outside strings: 1 complete, 0 need more, -1 error.  One blank is
+ * kept where white space separates two primitives ("[1 2]"), so that the
+ * copy is bad JSON exactly when the original is.
+ */
 static int scan_container(struct jscan *s)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t p = s->pos, n = s->len, m = s->olen;
+	char *o;
+	int r = 0;
 
+	reserve(s);
+	o = s->out;
 	for (;;) {
-		size_t p = s->pos, n = s->len;
 		unsigned char c;
 
-		if (s->in_str && !scan_string(s))
-			return 0;
-		p = s->pos;
-		while (p < n && !struct_stop[b[p]])
-			p++;
-		s->pos = p;
+		if (s->in_str && !copy_string(s, &p, &m))
+			break;
+		if (s->in_str == 0 && s->depth == 0 && m) {
+			r = 1;	/* a string element ended */
+			break;
+		}
+		p = copy_plain(s, p, &m);
 		if (p >= n)
-			return 0;
+			break;
+		s->space = 0;
 		c = b[p];
-		s->pos = p + 1;
+		o[m++] = (char)c;
+		p++;
 		if (c == '"') {
 			s->in_str = 1;
 		} else if (c == '{' || c == '[') {
 			xgrow((void **)&s->stack, &s->stack_alloc, s->depth + 1, 1);
 			s->stack[s->depth++] = (char)c;
 		} else {
-			if (!s->depth || s->stack[s->depth - 1] != (c == '}' ? '{' : '['))
-				return error(s, p, c == '}' ? "unmatched '}'"
+			if (!s->depth || s->stack[s->depth - 1] != (c == '}' ? '{' : '[')) {
+				s->pos = p;
+				return error(s, p - 1, c == '}' ? "unmatched '}'"
 					     : "unmatched ']'");
-			if (!--s->depth)
-				return 1;
+			}
+			if (!--s->depth) {
+				r = 1;
+				break;
+			}
 		}
 	}
+	s->pos = p;
+	s->olen = m;
+	return r;
 }
 
 static int scan_primitive(struct jscan *s)
@@ -203,8 +324,9 @@ static int scan_primitive(struct jscan *s)
 	const unsigned char *b = (const unsigned char *)s->buf;
 	size_t p = s->pos;
 
+	reserve(s);
 	while (p < s->len && !prim_stop[b[p]])
-		p++;
+		s->out[s->olen++] = (char)b[p++];
 	s->pos = p;
 	return p < s->len || !s->partial;
 }
@@ -214,18 +336,14 @@ static int scan_elem(struct jscan *s)
 {
 	int r;
 
-	switch (s->elem_kind) {
-	case K_CONTAINER:
+	if (s->elem_kind == K_PRIMITIVE)
+		r = scan_primitive(s);
+	else
 		r = scan_container(s);
-		break;
-	case K_STRING:
-		r = scan_string(s);
-		break;
-	default:
-		return scan_primitive(s);
-	}
 	if (r == 0 && !s->partial)
 		return truncated(s);
+	if (r == 1)
+		s->out[s->olen] = '\0';
 	return r;
 }
 
@@ -233,6 +351,9 @@ static void item_fill(struct jscan *s, struct jscan_item *it)
 {
 	it->text = s->buf + s->mark;
 	it->len = s->pos - s->mark;
+	it->ctext = s->out;
+	it->clen = s->olen;
+	it->escapes = s->escapes;
 	it->off = s->base + s->mark;
 	it->key = s->key;
 	it->keylen = s->keylen;
@@ -244,7 +365,7 @@ static void item_fill(struct jscan *s, struct jscan_item *it)
 /* The key string just scanned: decode it into s->key. */
 static int take_key(struct jscan *s)
 {
-	size_t n = s->pos - s->mark - 2;
+	size_t n = s->olen - 2;
 
 	if (s->bad_msg) {
 		s->err_off = s->bad_off;
@@ -253,7 +374,7 @@ static int take_key(struct jscan *s)
 		return JSCAN_ERROR;
 	}
 	xgrow((void **)&s->key, &s->key_alloc, n + 1, 1);
-	s->keylen = json_decode_string(s->buf + s->mark + 1, n, s->key);
+	s->keylen = json_decode_string(s->out + 1, n, s->key);
 	s->key[s->keylen] = '\0';
 	s->is_events = s->keylen == 11 && !memcmp(s->key, "traceEvents", 11);
 	s->mark = s->pos;

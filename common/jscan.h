@@ -45,6 +45,11 @@ enum {
 struct jscan_item {
 	const char *text;	/* the element's text, no surrounding blanks */
 	size_t len;
+	/* the same without white space outside strings (NUL-terminated):
+	 * valid until the next jscan_next */
+	const char *ctext;
+	size_t clen;
+	int escapes;		/* the element holds a backslash */
 	uint64_t off;		/* document offset of text[0] */
 	const char *key;	/* JSCAN_TOP: the key, escapes decoded */
 	size_t keylen;
@@ -72,6 +77,10 @@ struct jscan {
 	char *stack;		/* open brackets of the element */
 	size_t stack_alloc;
 	int elem_kind;
+	char *out;		/* the element's compact copy */
+	size_t olen, out_alloc;
+	int space;		/* white space after a primitive byte */
+	int escapes;
 	const char *bad_msg;
 	uint64_t bad_off;
 	/* the current top-level key */

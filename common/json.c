@@ -1,4 +1,7 @@
 #include <stddef.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +32,9 @@ void json_init(struct json *j)
 
 void json_release(struct json *j)
 {
+	free(j->buf);
 	free(j->tok);
-	free(j->stack);
+	free(j->open);
 	json_init(j);
 }
 
@@ -135,93 +139,95 @@ static int check_string(struct json *j, const char *s, const struct json_tok *t)
 	return 0;
 }
 
-static void push(struct json *j, size_t *depth, int v)
+/* Check the gap before a token: the common compact cases inline. */
+static int gap_ok(struct json *j, const char *s, size_t from, size_t to, char sep)
 {
-	xgrow((void **)&j->stack, &j->stack_alloc, *depth + 1, sizeof(*j->stack));
-	j->stack[(*depth)++] = v;
+	if (to == from + (sep != 0) && (!sep || s[from] == sep))
+		return 0;
+	return check_gap(j, s, from, to, sep);
 }
 
 /*
- * Close the containers on the stack that end at or before off, checking
- * the space before each closing bracket.  pos is the end of the last item.
+ * Close the containers that end at or before off, checking the space
+ * before each closing bracket.  pos is the end of the last item.
  */
 static int close_until(struct json *j, const char *s, size_t *depth,
 		       size_t *pos, size_t off)
 {
 	while (*depth) {
-		struct json_tok *c = &j->tok[j->stack[*depth - 1]];
-		if ((size_t)c->end > off)
+		struct json_open *o = &j->open[*depth - 1];
+		size_t end = (size_t)j->tok[o->tok].end;
+		if (end > off)
 			break;
-		if (check_gap(j, s, *pos, (size_t)c->end - 1, 0) < 0)
+		if (o->n % 2 && j->tok[o->tok].type == JSON_OBJECT)
+			return fail(j, end - 1, "expected ':' after key");
+		if (gap_ok(j, s, *pos, end - 1, 0) < 0)
 			return -1;
-		*pos = (size_t)c->end;
+		*pos = end;
 		(*depth)--;
 	}
 	return 0;
 }
 
+/* The separator token t needs before it, or -1 if t cannot be there. */
+static int separator(struct json *j, size_t depth, const struct json_tok *t)
+{
+	struct json_open *o = &j->open[depth - 1];
+	int k = o->n++;
+
+	if (j->tok[o->tok].type != JSON_OBJECT)
+		return k ? ',' : 0;
+	if (k % 2 == 0 && t->type != JSON_STRING)
+		return -1;
+	return k == 0 ? 0 : k % 2 ? ':' : ',';
+}
+
 /*
  * Walk the tokens in order with a stack of open containers and check the
  * separators between them, that keys are strings and that primitives are
- * literals.  A token's "count" so far among its siblings is rebuilt from
- * the parent's kind: children of an object alternate key, value.
+ * literals: the grammar jsmn does not enforce.
  */
 static int check_grammar(struct json *j, const char *s, size_t len, int strings)
 {
 	size_t depth = 0, pos = 0;
-	int *nth;	/* items seen so far in each open container */
-	size_t nth_alloc = 0;
-	int rc = -1;
+	size_t top_end = (size_t)-1;	/* end of the innermost open container */
 
-	nth = NULL;
 	for (unsigned i = 0; i < j->ntok; i++) {
 		struct json_tok *t = &j->tok[i];
 		size_t b = tok_begin(t);
-		char sep = 0;
+		int sep = 0;
 
-		if (close_until(j, s, &depth, &pos, b) < 0)
-			goto out;
-		if (!depth && i) {
-			fail(j, b, "unexpected data after value");
-			goto out;
+		if (top_end <= b) {
+			if (close_until(j, s, &depth, &pos, b) < 0)
+				return -1;
+			top_end = depth ? (size_t)j->tok[j->open[depth - 1].tok].end
+				: (size_t)-1;
 		}
-		if (depth) {
-			int p = j->stack[depth - 1];
-			int k = nth[depth - 1]++;
-			if (j->tok[p].type == JSON_OBJECT) {
-				if (k % 2 == 0 && t->type != JSON_STRING) {
-					fail(j, b, "object key is not a string");
-					goto out;
-				}
-				sep = k == 0 ? 0 : k % 2 ? ':' : ',';
-			} else {
-				sep = k == 0 ? 0 : ',';
-			}
-		}
-		if (check_gap(j, s, pos, b, sep) < 0)
-			goto out;
+		if (!depth && i)
+			return fail(j, b, "unexpected data after value");
+		if (depth && (sep = separator(j, depth, t)) < 0)
+			return fail(j, b, "object key is not a string");
+		if (gap_ok(j, s, pos, b, (char)sep) < 0)
+			return -1;
 		if (t->type == JSON_PRIMITIVE &&
-		    !json_literal_ok(s + t->start, (size_t)(t->end - t->start))) {
-			fail(j, b, "invalid number or literal");
-			goto out;
-		}
+		    !json_literal_ok(s + t->start, (size_t)(t->end - t->start)))
+			return fail(j, b, "invalid number or literal");
 		if (t->type == JSON_STRING && strings && check_string(j, s, t) < 0)
-			goto out;
+			return -1;
 		if (t->type == JSON_OBJECT || t->type == JSON_ARRAY) {
-			push(j, &depth, (int)i);
-			xgrow((void **)&nth, &nth_alloc, depth, sizeof(*nth));
-			nth[depth - 1] = 0;
+			xgrow((void **)&j->open, &j->open_alloc, depth + 1,
+			      sizeof(*j->open));
+			j->open[depth].tok = (int)i;
+			j->open[depth++].n = 0;
+			top_end = (size_t)t->end;
 			pos = b + 1;
 		} else {
 			pos = tok_finish(t);
 		}
 	}
 	if (close_until(j, s, &depth, &pos, len) < 0)
-		goto out;
-	rc = check_gap(j, s, pos, len, 0);
-out:
-	free(nth);
-	return rc;
+		return -1;
+	return check_gap(j, s, pos, len, 0);
 }
 
 static int parse_primitive_alone(struct json *j, const char *s, size_t len)
@@ -242,7 +248,7 @@ static int parse_primitive_alone(struct json *j, const char *s, size_t len)
 	return 0;
 }
 
-static int parse(struct json *j, const char *s, size_t len, int strings)
+static int parse_tokens(struct json *j, const char *s, size_t len, int strings)
 {
 	jsmn_parser p;
 	int r;
@@ -271,9 +277,113 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 	if (r == JSMN_ERROR_INVAL)
 		return fail(j, p.pos, "invalid JSON");
 	if (r <= 0)
-		return fail(j, p.pos, "empty value");
+		return fail(j, b, "empty value");
 	j->ntok = (unsigned)r;
 	return check_grammar(j, s, len, strings);
+}
+
+static int is_prim(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
+/*
+ * Copy the string whose opening quote is at s[*i] to o[*n], advancing
+ * both past its closing quote (or to the end of s).  Strings are most of
+ * a trace's bytes, so 16 bytes at a time with SSE2 where there is room.
+ */
+static void copy_string(const char *s, size_t len, size_t *i, char *o, size_t *n)
+{
+	size_t k = *i + 1, m = *n;
+
+	o[m++] = '"';
+	for (;;) {
+#ifdef __SSE2__
+		while (k + 16 <= len) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(s + k));
+			int hit = _mm_movemask_epi8(_mm_or_si128(
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+			_mm_storeu_si128((__m128i *)(o + m), v);
+			if (hit) {
+				int z = __builtin_ctz((unsigned)hit);
+				k += (size_t)z;
+				m += (size_t)z;
+				break;
+			}
+			k += 16;
+			m += 16;
+		}
+#endif
+		while (k < len && s[k] != '"' && s[k] != '\\')
+			o[m++] = s[k++];
+		if (k >= len)
+			break;
+		o[m++] = s[k++];
+		if (s[k - 1] == '"')
+			break;
+		if (k < len)	/* the escaped byte */
+			o[m++] = s[k++];
+	}
+	*i = k;
+	*n = m;
+}
+
+/*
+ * Copy s to j->text without the white space outside strings.  One blank
+ * is kept where it separates two primitives ("[1 2]"), so that squeezing
+ * never turns bad JSON into good.
+ */
+static void squeeze(struct json *j, const char *s, size_t len)
+{
+	char *o;
+	size_t i = 0, n = 0;
+
+	/* room for SSE2's whole 16-byte stores */
+	xgrow((void **)&j->buf, &j->buf_alloc, st_add(len, 17), 1);
+	o = j->buf;
+	while (i < len) {
+		char c = s[i];
+		if (c == '"') {
+			copy_string(s, len, &i, o, &n);
+		} else if (is_ws(c)) {
+			while (++i < len && is_ws(s[i]))
+				;
+			if (n && i < len && is_prim(o[n - 1]) && is_prim(s[i]))
+				o[n++] = ' ';
+		} else {
+			o[n++] = c;
+			i++;
+		}
+	}
+	o[n] = '\0';
+	j->text = o;
+	j->len = n;
+}
+
+static int parse(struct json *j, const char *s, size_t len, int strings)
+{
+	squeeze(j, s, len);
+	j->escapes = 1;
+	if (parse_tokens(j, j->text, j->len, strings) == 0)
+		return 0;
+	/* find where the caller's text goes wrong: parse it as it is */
+	if (parse_tokens(j, s, len, strings) == 0)
+		fail(j, 0, "invalid JSON");
+	j->ntok = 0;
+	return -1;
+}
+
+int json_parse_compact(struct json *j, const char *s, size_t len, int escapes)
+{
+	j->escapes = escapes;
+	j->text = s;
+	j->len = len;
+	if (parse_tokens(j, s, len, 0) == 0)
+		return 0;
+	j->ntok = 0;
+	return -1;
 }
 
 int json_parse(struct json *j, const char *s, size_t len)
@@ -299,55 +409,30 @@ unsigned json_skip(const struct json *j, unsigned i)
 	return k;
 }
 
+/*
+ * Compact JSON holds no raw tab, newline, carriage return or NUL (strings
+ * were checked), so TSV escaping is doubling the backslashes: find them
+ * with memchr and copy the runs between.
+ */
 static void put_raw(struct outbuf *ob, const char *s, size_t n, int tsv)
 {
-	if (tsv)
-		outbuf_tsv(ob, s, n);
-	else
-		outbuf_put(ob, s, n);
-}
+	const char *e = s + n, *b;
 
-/* Copy the punctuation of a validated gap, dropping its white space. */
-static void put_gap(struct outbuf *ob, const char *s, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++)
-		if (!is_ws(s[i]))
-			outbuf_putc(ob, s[i]);
-}
-
-/*
- * The text between tokens is only white space and punctuation (the
- * grammar check made sure), so compacting is: copy every token's text and
- * the non-blank bytes between them.  No stack, any depth.
- */
-void json_compact(const struct json *j, unsigned i, const char *s,
-		  struct outbuf *ob, int tsv)
-{
-	unsigned last = json_skip(j, i);
-	size_t pos = tok_begin(&j->tok[i]);
-
-	for (unsigned k = i; k < last; k++) {
-		const struct json_tok *t = &j->tok[k];
-		size_t b = tok_begin(t);
-
-		put_gap(ob, s, pos, b);
-		switch (t->type) {
-		case JSON_STRING:
-			outbuf_putc(ob, '"');
-			put_raw(ob, s + t->start, (size_t)(t->end - t->start), tsv);
-			outbuf_putc(ob, '"');
-			pos = tok_finish(t);
-			break;
-		case JSON_PRIMITIVE:
-			outbuf_put(ob, s + t->start, (size_t)(t->end - t->start));
-			pos = tok_finish(t);
-			break;
-		default:
-			outbuf_putc(ob, s[b]);
-			pos = b + 1;
-		}
+	while (tsv && (b = memchr(s, '\\', (size_t)(e - s)))) {
+		outbuf_put_slow(ob, s, (size_t)(b - s) + 1);
+		outbuf_putc(ob, '\\');
+		s = b + 1;
 	}
-	put_gap(ob, s, pos, tok_finish(&j->tok[i]));
+	outbuf_put_slow(ob, s, (size_t)(e - s));
+}
+
+/* The text is compact already: a value's compact JSON is its text. */
+void json_compact(const struct json *j, unsigned i, struct outbuf *ob, int tsv)
+{
+	const struct json_tok *t = &j->tok[i];
+	size_t b = tok_begin(t);
+
+	put_raw(ob, j->text + b, tok_finish(t) - b, tsv && j->escapes);
 }
 
 static int hexval(char c)
@@ -433,16 +518,15 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 	return o;
 }
 
-int json_tok_eq(const struct json *j, unsigned i, const char *text,
-		const char *key, size_t n)
+int json_tok_eq(const struct json *j, unsigned i, const char *key, size_t n)
 {
 	const struct json_tok *t = &j->tok[i];
-	return (size_t)(t->end - t->start) == n && !memcmp(text + t->start, key, n);
+	return (size_t)(t->end - t->start) == n && !memcmp(j->text + t->start, key, n);
 }
 
-int json_tok_is_number(const struct json *j, unsigned i, const char *text)
+int json_tok_is_number(const struct json *j, unsigned i)
 {
 	const struct json_tok *t = &j->tok[i];
-	char c = text[t->start];
+	char c = j->text[t->start];
 	return t->type == JSON_PRIMITIVE && c != 't' && c != 'f' && c != 'n';
 }

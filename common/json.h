@@ -9,15 +9,18 @@
  *	json_init(&j);
  *	if (json_parse(&j, text, len) < 0)
  *		report j.err_msg at byte j.err_off of text;
- *	for (i = 1; i < j.ntok; i = json_skip(&j, i)) ...   walk members
- *	json_compact(&j, i, text, ob, 1);                    write a value
+ *	for (i = 1; i < j.ntok; i = json_skip(&j, i + 1)) ...  walk members
+ *	json_compact(&j, i, ob, 1);                            write a value
  *	json_release(&j);
  *
- * Tokens are in document order (pre-order).  For a string token, start
- * and end delimit the text between the quotes (escapes not decoded); for
- * other tokens the value's whole text.  An object's size is its number of
- * keys, an array's its number of elements; a key's only child is its value.
- * The token array is reused between calls and grows as needed.
+ * json_parse first copies the value to j.text in compact form (below) and
+ * tokenises that: jsmn then never walks white space (a third of an
+ * indented trace), and a value's compact JSON is a plain copy of its text.
+ * Tokens index j.text, in document order (pre-order).  For a string
+ * token, start and end delimit the text between the quotes (escapes not
+ * decoded); for other tokens the value's whole text.  An object's size is
+ * its number of keys, an array's its number of elements; a key's only
+ * child is its value.  Buffers are reused between calls.
  *
  * Compact JSON (tl-stream(5)): the source text with white space outside
  * strings removed; every string and number byte for byte as written.
@@ -43,13 +46,18 @@ struct json_tok {
 };
 
 struct json {
+	const char *text;	/* the compact text the tokens index */
+	size_t len;
+	int escapes;		/* 0: text holds no backslash at all */
+	char *buf;		/* json_parse's compact copy */
+	size_t buf_alloc;
 	struct json_tok *tok;
 	unsigned ntok;
 	size_t alloc;
-	/* scratch stack for the grammar check */
-	int *stack;
-	size_t stack_alloc;
-	/* set when json_parse fails: offset into text and a short reason */
+	/* scratch stack for the grammar check: open containers */
+	struct json_open { int tok, n; } *open;
+	size_t open_alloc;
+	/* set when json_parse fails: offset into the caller's text, reason */
 	size_t err_off;
 	const char *err_msg;
 };
@@ -66,6 +74,15 @@ int json_parse(struct json *j, const char *text, size_t len);
 /* The same for text whose strings were already checked for control bytes
  * (by jscan): skips that one check. */
 int json_parse_checked(struct json *j, const char *text, size_t len);
+/*
+ * Tokenise text that is compact already (jscan's copy), without copying:
+ * j.text points to it, so it must outlive the use of j.  On failure, parse
+ * the original text with json_parse to learn where it goes wrong.
+ * escapes is 0 when the caller knows text holds no backslash (jscan
+ * does): decoding and TSV escaping are then skipped.
+ */
+int json_parse_compact(struct json *j, const char *text, size_t len,
+		       int escapes);
 
 /* Index of the first token after token i and all its descendants. */
 unsigned json_skip(const struct json *j, unsigned i);
@@ -75,8 +92,7 @@ unsigned json_skip(const struct json *j, unsigned i);
  * doubled as tl-stream(5) TSV fields need (compact JSON never holds a raw
  * tab, newline, carriage return or NUL: the checks reject them in strings).
  */
-void json_compact(const struct json *j, unsigned i, const char *text,
-		  struct outbuf *ob, int tsv);
+void json_compact(const struct json *j, unsigned i, struct outbuf *ob, int tsv);
 
 /*
  * Decode the escapes of a JSON string's inner text s[0..n) into out, which
@@ -92,10 +108,9 @@ int json_number_ok(const char *s, size_t n);
 int json_literal_ok(const char *s, size_t n);
 
 /* Is token i's text equal to the n-byte string key (raw text, no escapes)? */
-int json_tok_eq(const struct json *j, unsigned i, const char *text,
-		const char *key, size_t n);
+int json_tok_eq(const struct json *j, unsigned i, const char *key, size_t n);
 
 /* Is the token a number (a primitive that is not true/false/null)? */
-int json_tok_is_number(const struct json *j, unsigned i, const char *text);
+int json_tok_is_number(const struct json *j, unsigned i);
 
 #endif

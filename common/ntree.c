@@ -303,7 +303,7 @@ struct ntree *ntree_read(const char *path, struct strpool *sp)
 {
 	struct stream *s = stream_open(path, "nodes");
 	struct ntree *t;
-	int col[C_N], r, bad = 0;
+	int col[C_N], r = 0, bad = 0, open_sources = 0;
 
 	if (!s)
 		return NULL;
@@ -316,15 +316,43 @@ struct ntree *ntree_read(const char *path, struct strpool *sp)
 	}
 	t = ntree_new(sp);
 	t->path = path && strcmp(path, "-") ? path : "-";
-	while (!bad && (r = stream_next(s)) > 0)
+	while (!bad && (r = stream_next(s)) > 0) {
 		if (r == STREAM_ROW && read_row(t, s, col) < 0)
 			bad = 1;
+		else if (r == STREAM_DIRECTIVE)
+			open_sources += !strncmp(stream_line(s), "source\t", 7) -
+					!strncmp(stream_line(s), "end\t", 4);
+	}
 	if (!bad && r < 0)
 		bad = 1;
+	/* tl-stream(5): a source without #end was cut short */
+	if (!bad && open_sources > 0) {
+		tl_warn("%s: the stream was cut short (a #source without #end)", stream_name(s));
+		bad = 1;
+	}
 	stream_close(s);
 	if (bad || ntree_finish(t) < 0) {
 		ntree_free(t);
 		return NULL;
 	}
 	return t;
+}
+
+void ntree_repool(struct ntree *t, struct strpool *sp)
+{
+	uint32_t n = strpool_count(t->sp);
+	uint32_t *to = xmalloc(st_mult((size_t)n + 1, sizeof(*to)));
+
+	for (uint32_t id = 0; id < n; id++)
+		to[id] = strpool_intern(sp, strpool_str(t->sp, id), strpool_len(t->sp, id));
+	for (uint32_t u = 0; u < t->nr; u++) {
+		struct ntree_node *x = &t->n[u];
+		x->name = to[x->name];
+		x->dims = to[x->dims];
+		x->types = to[x->types];
+		x->strides = to[x->strides];
+		x->concrete = to[x->concrete];
+	}
+	free(to);
+	t->sp = sp;
 }

@@ -77,6 +77,9 @@ int ntree_finish(struct ntree *t);
 /* Reads a tl-nodes stream (NULL or "-": stdin). */
 struct ntree *ntree_read(const char *path, struct strpool *sp);
 void ntree_free(struct ntree *t);
+/* Moves t's strings into pool sp (so two trees read apart, e.g. in two
+ * threads, can be compared by id); t's old pool is the caller's to free. */
+void ntree_repool(struct ntree *t, struct strpool *sp);
 
 static inline int ntree_is_gpu(const struct ntree_node *n)
 {

@@ -552,6 +552,28 @@ static void write_split(const struct rcompare *rc, const struct sheet_cfg *cfg,
 	free(perm);
 }
 
+/*
+ * A row whose first compared column is missing in every report falls in
+ * no split (TraceLens drops it silently); say how many.
+ */
+static void count_unsplit(const struct rcompare *rc,
+			  const struct sheet_cfg *cfg, const struct frame *m)
+{
+	size_t lost = 0, t;
+
+	for (size_t r = 0; r < m->nrows; r++) {
+		for (t = 0; t < rc->n; t++)
+			if (m->col[col_of(m, rc->tags[t], cfg->diff[0])].v[r].kind
+			    != CELL_NA)
+				break;
+		lost += t == rc->n;
+	}
+	if (lost)
+		tl_warn("%s: %zu row%s without '%s' in any report, in no %s_* "
+			"sheet", cfg->sheet, lost, lost == 1 ? "" : "s",
+			cfg->diff[0], cfg->out);
+}
+
 static int any_empty(const struct inputs *in, const char *sheet)
 {
 	for (size_t i = 0; i < in->n; i++)
@@ -595,6 +617,7 @@ static int compare_sheet(const struct rcompare *rc, const struct sheet_cfg *cfg)
 		else
 			write_frame(rc, cfg->out, &m);
 	} else {
+		count_unsplit(rc, cfg, &m);
 		for (size_t t = 1; t < rc->n; t++)
 			for (int w = SPLIT_BOTH; w <= SPLIT_VARIANT; w++)
 				write_split(rc, cfg, &m, t, w);

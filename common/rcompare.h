@@ -20,7 +20,9 @@
  *                   (un_eltwise_*), BinaryElementwise (bin_eltwise_*), split
  * Non-key columns become TAG::COLUMN; each diff column COL gets
  * COL__TAG_diff and COL__TAG_pct for every non-baseline TAG.  Output goes
- * to OUTDIR/NAME.csv, one file per result sheet.
+ * to OUTDIR/NAME.csv, one file per result sheet.  Rows a split sheet
+ * cannot place (first diff column missing everywhere) are counted on
+ * stderr.
  *
  * A sheet missing from the baseline is not compared: an error when its
  * group was named in groups_named, a note on stderr otherwise (silent for

@@ -443,12 +443,84 @@ static struct group *group_of(struct hmap *byname, struct group **gs, size_t *ng
 	return &(*gs)[(*ng)++];
 }
 
-static int cmp_pair(const void *a, const void *b)
+/* CPython's hash((i, j)) for small non-negative ints (xxHash-based, 3.8+) */
+static uint64_t py_tuple_hash(uint32_t i, uint32_t j)
 {
-	const uint32_t *x = a, *y = b;
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
+	const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL;
+	const uint64_t p5 = 2870177450012600261ULL;
+	uint64_t acc = p5, lane[2] = { i, j };
+
+	for (int k = 0; k < 2; k++) {
+		acc += lane[k] * p2;
+		acc = (acc << 31) | (acc >> 33);
+		acc *= p1;
+	}
+	acc += 2 ^ (p5 ^ 3527539ULL);
+	return acc == UINT64_MAX ? 1546275796 : acc;
+}
+
+/* set_insert_clean / set_add_entry probing (Objects/setobject.c) */
+static void pyset_put(uint64_t *hash, int32_t *slot, size_t mask, uint64_t h, int32_t v)
+{
+	size_t i = (size_t)h & mask, perturb = (size_t)h;
+
+	for (;;) {
+		size_t probes = i + 9 <= mask ? 9 : 0;
+		for (size_t k = 0; k <= probes; k++)
+			if (slot[i + k] < 0) {
+				slot[i + k] = v;
+				hash[i + k] = h;
+				return;
+			}
+		perturb >>= 5;
+		i = (i * 5 + 1 + perturb) & mask;
+	}
+}
+
+/*
+ * Reorders the (i, j) pairs (added in this order) into the iteration order
+ * of a CPython set built by set.add(): TraceLens emits its re-paired
+ * matches by iterating such a set.
+ */
+static void pyset_order(uint32_t *pairs, size_t n)
+{
+	size_t mask = 7, used = 0;
+	uint64_t *hash = xcalloc(mask + 1, sizeof(*hash));
+	int32_t *slot = xmalloc((mask + 1) * sizeof(*slot));
+	uint32_t *out = xmalloc(st_mult(2 * n + 2, sizeof(*out)));
+
+	for (size_t k = 0; k <= mask; k++)
+		slot[k] = -1;
+	for (size_t k = 0; k < n; k++) {
+		pyset_put(hash, slot, mask, py_tuple_hash(pairs[2 * k], pairs[2 * k + 1]), (int32_t)k);
+		if (++used * 5 < mask * 3)
+			continue;
+		/* set_table_resize(so, used * 4): smallest power of 2 > used * 4 */
+		size_t nm = 8, om = mask;
+		uint64_t *oh = hash;
+		int32_t *os = slot;
+		while (nm <= used * 4)
+			nm <<= 1;
+		mask = nm - 1;
+		hash = xcalloc(nm, sizeof(*hash));
+		slot = xmalloc(nm * sizeof(*slot));
+		for (size_t x = 0; x < nm; x++)
+			slot[x] = -1;
+		for (size_t x = 0; x <= om; x++)
+			if (os[x] >= 0)
+				pyset_put(hash, slot, mask, oh[x], os[x]);
+		free(oh);
+		free(os);
+	}
+	for (size_t x = 0, o = 0; x <= mask; x++)
+		if (slot[x] >= 0) {
+			out[o++] = pairs[2 * slot[x]];
+			out[o++] = pairs[2 * slot[x] + 1];
+		}
+	memcpy(pairs, out, 2 * n * sizeof(*out));
+	free(out);
+	free(hash);
+	free(slot);
 }
 
 static void rebuild_ops(struct align *al, const uint8_t *h1, const uint8_t *h2,
@@ -466,12 +538,12 @@ static void rebuild_ops(struct align *al, const uint8_t *h1, const uint8_t *h2,
 		align_push(&keep, o->op, o->i, o->j);
 	}
 	/*
-	 * TraceLens iterates a Python set of (i, j) here; its order is
-	 * CPython's hash-table order.  Sorted order is used instead (see
-	 * CAVEATS in tl-diff(1)); it only matters when this pass changes the
-	 * Wagner-Fischer result, which it did not in any reference trace.
+	 * TraceLens iterates a Python set of (i, j) here: CPython's table
+	 * order, emulated.  With several ambiguous names the pairs are added
+	 * name by name in an order Python leaves to string hashing (random per
+	 * process); tl-diff uses first appearance (see CAVEATS in tl-diff(1)).
 	 */
-	qsort(nm->v, nm->n / 2, 2 * sizeof(uint32_t), cmp_pair);
+	pyset_order(nm->v, nm->n / 2);
 	for (size_t k = 0; k < nm->n; k += 2)
 		align_push(&keep, ALIGN_MATCH, (int32_t)nm->v[k], (int32_t)nm->v[k + 1]);
 	for (uint32_t i = 0; i < n1; i++)
@@ -485,6 +557,11 @@ static void rebuild_ops(struct align *al, const uint8_t *h1, const uint8_t *h2,
 	al->nr = keep.nr;
 	al->alloc = keep.alloc;
 	free(keep.dp);
+}
+
+void tmerge_pyset_order(uint32_t *pairs, size_t n)
+{
+	pyset_order(pairs, n);
 }
 
 void tmerge_disambiguate(struct tmerge *tm, struct align *al,
@@ -621,14 +698,20 @@ static int find_wrappers(struct tmerge *tm, const struct align *al, const struct
 	int any = 0;
 
 	for (size_t a = 0; a < al->nr; a++) {
-		uint32_t di = (uint32_t)al->ops[a].i, nd = c1->v[di], name_d;
-		if (al->ops[a].op != ALIGN_DELETE || no_unwrap(tm, 0, nd))
+		uint32_t di, nd, name_d;
+		if (al->ops[a].op != ALIGN_DELETE)
+			continue;
+		di = (uint32_t)al->ops[a].i, nd = c1->v[di];
+		if (no_unwrap(tm, 0, nd))
 			continue;
 		name_d = tmerge_norm(tm, 0, nd);
 		gpu_kids(tm, 0, nd, &imd);
 		for (size_t b = 0; b < al->nr; b++) {
-			uint32_t ii = (uint32_t)al->ops[b].j, ni = c2->v[ii], name_i;
-			if (al->ops[b].op != ALIGN_INSERT || no_unwrap(tm, 1, ni))
+			uint32_t ii, ni, name_i;
+			if (al->ops[b].op != ALIGN_INSERT)
+				continue;
+			ii = (uint32_t)al->ops[b].j, ni = c2->v[ii];
+			if (no_unwrap(tm, 1, ni))
 				continue;
 			name_i = tmerge_norm(tm, 1, ni);
 			gpu_kids(tm, 1, ni, &imi);

@@ -27,6 +27,7 @@
 #ifndef TL_TMERGE_H
 #define TL_TMERGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "align.h"
@@ -78,6 +79,8 @@ uint32_t tmerge_norm(struct tmerge *tm, int side, uint32_t uid);
 void tmerge_aligned_wf(struct tmerge *tm, struct align *al,
 		       const uint32_t *c1, uint32_t n1,
 		       const uint32_t *c2, uint32_t n2, int strip_details);
+/* (i, j) pairs, added in this order to a CPython set, in its iteration order */
+void tmerge_pyset_order(uint32_t *pairs, size_t n);
 void tmerge_disambiguate(struct tmerge *tm, struct align *al,
 			 const uint32_t *c1, uint32_t n1,
 			 const uint32_t *c2, uint32_t n2);

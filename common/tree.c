@@ -3,6 +3,7 @@
  * comparison follow TraceLens's trace_to_tree.py (spec §2) so that parents,
  * drops and links come out identical; see tl-tree(1) for the rules.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -208,7 +209,7 @@ static int parse_num(const char *s, double *v)
 	if (!*s)
 		return 0;
 	*v = strtod(s, &end);
-	return *end == '\0';
+	return *end == '\0' && !isnan(*v);	/* NaN would upset the ts sort */
 }
 
 static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
@@ -298,9 +299,9 @@ static void fill_node(struct tree *t, struct tree_node *n,
 	if (ev->has_args)
 		n->ext = intern(t, ev->ext);
 	if (tree_is_gpu(n))
-		n->link = TL_UNLINKED;
+		n->link = TLK_UNLINKED;
 	if (kind == TK_RUNTIME || kind == TK_DRIVER)
-		n->link = TL_NO_KEY;
+		n->link = TLK_NO_KEY;
 }
 
 int tree_add(struct tree *t, const struct tree_event *ev)
@@ -530,16 +531,16 @@ static void link_graph(struct tree *t, uint32_t *tail, uint32_t r)
 	uint32_t lk = n->lk, found = 0;
 
 	if (!lk) {
-		n->link = TL_NO_KEY;
+		n->link = TLK_NO_KEY;
 		return;
 	}
 	/* every GPU event with that id, file order; graph launches are rare */
 	for (size_t i = 0; i < t->nr; i++)
 		if (tree_is_gpu(&t->node[i]) && t->node[i].lk == lk) {
-			attach(t, tail, r, (uint32_t)i, TL_GRAPH);
+			attach(t, tail, r, (uint32_t)i, TLK_GRAPH);
 			found++;
 		}
-	t->node[r].link = found ? TL_GRAPH : TL_NO_GPU_EVENT;
+	t->node[r].link = found ? TLK_GRAPH : TLK_NO_GPU_EVENT;
 }
 
 static void link_flow(struct tree *t, uint32_t *tail, uint32_t r)
@@ -548,27 +549,27 @@ static void link_flow(struct tree *t, uint32_t *tail, uint32_t r)
 	uint32_t lk = n->lk, f, g;
 
 	if (!lk) {
-		n->link = TL_NO_KEY;
+		n->link = TLK_NO_KEY;
 		return;
 	}
 	if (lk >= t->aflow_s || !t->flow_s[lk]) {
-		n->link = TL_NO_S_FLOW;
+		n->link = TLK_NO_S_FLOW;
 		return;
 	}
 	f = lk < t->aflow_f ? t->flow_f[lk] : 0;
 	if (!f) {
-		n->link = TL_NO_F_FLOW;
+		n->link = TLK_NO_F_FLOW;
 		return;
 	}
 	g = f >= 2 ? pm_get(t, f - 2, lk) : TREE_NONE;
 	if (g == TREE_NONE) {
-		n->link = TL_NO_GPU_EVENT;
+		n->link = TLK_NO_GPU_EVENT;
 	} else if (is_host_kind(t->node[g].kind)) {
 		/* TraceLens would make a host event (maybe r itself) r's child */
-		n->link = TL_HOST_TARGET;
+		n->link = TLK_HOST_TARGET;
 	} else {
-		attach(t, tail, r, g, TL_LINKED);
-		t->node[r].link = TL_LINKED;
+		attach(t, tail, r, g, TLK_LINKED);
+		t->node[r].link = TLK_LINKED;
 	}
 }
 
@@ -766,7 +767,7 @@ struct tree_stats tree_stats(const struct tree *t)
 		}
 		if (n->kind == TK_RUNTIME || n->kind == TK_DRIVER) {
 			st.runtime++;
-			st.runtime_linked += n->link == TL_LINKED || n->link == TL_GRAPH;
+			st.runtime_linked += n->link == TLK_LINKED || n->link == TLK_GRAPH;
 		}
 	}
 	return st;

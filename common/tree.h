@@ -5,8 +5,8 @@
  * attribution of TraceLens's get_kernel_launchers.  The exact rules, quirks
  * included, are in tl-tree(1); this module is their one implementation.
  *
- * One struct tree holds one trace (one "src" of an event stream).  Events
- * are added in uid order; only those the tree needs are kept, as fixed-size
+ * One struct tree holds one trace (one "src" of an event stream: use one
+ * tree per src, since uids restart).  Events are added in uid order; only those the tree needs are kept, as fixed-size
  * struct tree_node records (host and GPU events, events carrying a linking
  * id or a Sequence number) with strings interned.  Node indexes are dense
  * and in uid order; tree_find() maps a uid to its node.
@@ -29,6 +29,8 @@
  * Node links (parent, first_child, next_sibling, fwd_bwd, launcher) are node
  * indexes, TREE_NONE when absent; ->uid gives the event's uid.  Children
  * follow TraceLens's order: host children by ts, then linked GPU events.
+ * The busy-time queries walk the subtree and use scratch space in the
+ * tree, hence the non-const tree (not for concurrent use).
  */
 #ifndef TL_TREE_H
 #define TL_TREE_H
@@ -50,15 +52,15 @@ enum tree_kind {
 
 /* tree_node.link: the linking result, words from tree_link_word() */
 enum tree_link {
-	TL_NONE,		/* not a runtime/driver or GPU event: "" */
-	TL_LINKED,		/* "linked": ac2g flow link */
-	TL_GRAPH,		/* "graph": cudaGraphLaunch/hipGraphLaunch correlation */
-	TL_NO_KEY,		/* runtime: "no-key", no args[linking key] */
-	TL_NO_S_FLOW,		/* runtime: "no-s-flow" */
-	TL_NO_F_FLOW,		/* runtime: "no-f-flow" */
-	TL_NO_GPU_EVENT,	/* runtime: "no-gpu-event", flows but nothing at f's pid/tid */
-	TL_HOST_TARGET,		/* runtime: "host-target", the f flow names a host event */
-	TL_UNLINKED		/* GPU: "unlinked" */
+	TLK_NONE,		/* not a runtime/driver or GPU event: "" */
+	TLK_LINKED,		/* "linked": ac2g flow link */
+	TLK_GRAPH,		/* "graph": cudaGraphLaunch/hipGraphLaunch correlation */
+	TLK_NO_KEY,		/* runtime: "no-key", no args[linking key] */
+	TLK_NO_S_FLOW,		/* runtime: "no-s-flow" */
+	TLK_NO_F_FLOW,		/* runtime: "no-f-flow" */
+	TLK_NO_GPU_EVENT,	/* runtime: "no-gpu-event", flows but nothing at f's pid/tid */
+	TLK_HOST_TARGET,		/* runtime: "host-target", the f flow names a host event */
+	TLK_UNLINKED		/* GPU: "unlinked" */
 };
 
 /* flags */

@@ -2,7 +2,8 @@
 # scripts/deps.sh — make sure tl's Debian build dependencies are installed.
 # As root it installs what is missing (apt-get); otherwise it prints the one
 # command to run.  Idempotent: does nothing when all are present.
-pkgs="libjsmn-dev zlib1g-dev libarchive-dev pkg-config make gcc"
+# Arguments name other packages to ensure instead (bench.sh: time).
+pkgs=${*:-"libjsmn-dev zlib1g-dev libarchive-dev pkg-config make gcc"}
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -2,7 +2,7 @@
 # Every ".Dl $ command" line in man/*.1 runs and exits 0 (as jq's man.test).
 # The examples are run, in a scratch folder, against fixtures named as the
 # pages name them: trace.json (the sample trace the repo ships),
-# trace.json.gz, traces.tar.gz, events.tsv, nodes.tsv, base.json.gz,
+# trace.json.gz, traces.tar.gz (also as run.tar.gz), events.tsv, nodes.tsv, base.json.gz,
 # variant.json.gz, base_report/ and variant_report/.
 . "$TL_SRC/tests/lib.sh"
 
@@ -14,8 +14,9 @@ fi
 cp "$sample" trace.json
 gzip -c trace.json >trace.json.gz
 cp trace.json.gz base.json.gz
-sed 's/"dur": *\([0-9]*\)\.\([0-9]\)/"dur": \1\2.\2/' trace.json | gzip -c >variant.json.gz
+sed 's/"dur": *\([0-9]\)/"dur": 1\1/' trace.json | gzip -c >variant.json.gz
 tar czf traces.tar.gz trace.json
+cp traces.tar.gz run.tar.gz
 tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
 if [ -f "$TL_SRC/scripts/tl-report" ]; then
 	sh "$TL_SRC/scripts/tl-report" -o base_report base.json.gz >/dev/null 2>&1

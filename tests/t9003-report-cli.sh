@@ -34,7 +34,14 @@ test_expect_success 'no progress line when stderr is not a terminal' '
 	tl-report -o quiet a.json >out 2>err &&
 	! grep -q "parsing" err && ! grep -q "writing sheets" err
 '
-test_expect_code 2 '--xlsx is not supported yet' 'tl-report --xlsx a.json'
+test_expect_success '--xlsx writes the workbook beside the folder, one sheet per CSV' '
+	command -v unzip >/dev/null || { echo "# unzip missing"; exit 1; }
+	tl-report --xlsx -o x/rep a.json >out &&
+	test -f x/rep/ops_summary.csv && test -f x/rep.xlsx &&
+	ls x/rep/*.csv | wc -l >ncsv &&
+	unzip -l x/rep.xlsx | grep -c "xl/worksheets/sheet" >nsheet &&
+	test_cmp ncsv nsheet
+'
 test_expect_code 2 'no trace is a usage error' 'tl-report'
 test_expect_code 2 'unknown option is a usage error' 'tl-report --bogus a.json'
 test_expect_code 0 '-h prints the usage' 'tl-report -h >h && grep -q "^usage: tl-report" h'

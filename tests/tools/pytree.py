@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pytree.py [--python] TRACE[.json|.json.gz] -- an independent oracle for tl-tree.
+"""pytree.py [--python] [--print [--prune]] TRACE[.json|.json.gz] -- an oracle for tl-tree.
 
 A direct transcription of TraceLens's Trace2Tree (spec tracelens-core.md
 §2.1-§2.6, §4.4) on the trace JSON itself, with no tl code in between.
@@ -7,6 +7,9 @@ Writes one line per event:  uid parent depth tree root drop link fwd bwd
 gpu_n kernel_direct_us gpu_busy_us launcher kernel_direct_n  (tab
 separated, "" = absent), the same values tl-tree appends to each row.
 The link words are tl-tree's; the rest is TraceLens's own logic.
+With --print it prints every cpu_op root (ts order) the way TraceLens's
+traverse_subtree_and_print does (--prune: prune_non_gpu; then roots
+without GPU events are left out, as tl-tree does).
 """
 import gzip, json, re, sys
 
@@ -33,6 +36,23 @@ def busy(evs):
     return float(sum(e - s for s, e in merged))
 
 
+def show(events, node, prune, prefix, last):
+    """TraceLens's _traverse_subtree_recursive, cpu_op_fields=()"""
+    name = node.get("name", "Unknown")
+    if len(name) > 64:
+        name = name[:64] + ".."
+    line = "%s%sUID: %s, Category: %s, Name: %s" % (
+        prefix, "\u2514\u2500\u2500 " if last else "\u251c\u2500\u2500 ", node["UID"], node.get("cat"), name)
+    if node.get("cat") in GPU:
+        line += ", Duration: %s" % (node.get("dur"),)
+    print(line)
+    kids = [events[u] for u in node.get("children", [])]
+    if prune:
+        kids = [k for k in kids if k.get("cat") in GPU or k.get("gpu_events")]
+    for i, k in enumerate(kids):
+        show(events, k, prune, prefix + ("    " if last else "\u2502   "), i == len(kids) - 1)
+
+
 def fmt(x):
     return "" if x is None else repr(x) if isinstance(x, float) else str(x)
 
@@ -40,7 +60,7 @@ def fmt(x):
 def main():
     args = sys.argv[1:]
     python = "--python" in args
-    path = [a for a in args if a != "--python"][0]
+    path = [a for a in args if not a.startswith("--")][0]
     events = [dict(e, UID=i) for i, e in enumerate(load(path))]
     for e in events:
         if "ts" in e and "dur" in e:
@@ -67,7 +87,7 @@ def main():
     # §2.3 host call stacks
     cats = {"cpu_op", "cuda_runtime", "cuda_driver"} | ({"python_function"} if python else set())
     host = sorted((e for e in events if e.get("cat") in cats and "t_end" in e), key=lambda e: e["ts"])
-    stacks, ncpu = {}, {}
+    stacks, ncpu, roots = {}, {}, []
     for e in host:
         e["tree"] = True
         k = (e.get("pid"), e.get("tid"))
@@ -92,6 +112,7 @@ def main():
         if e["cat"] == "cpu_op":
             if ncpu.get(k, 0) == 0:
                 e["cpu_op_root"] = True
+                roots.append(e)
             ncpu[k] = ncpu.get(k, 0) + 1
     # §2.4 linking
     hostcats = {"cpu_op", "cuda_runtime", "cuda_driver", "python_function"}
@@ -167,6 +188,12 @@ def main():
                 break
         k["launcher"] = r if leaf is None else leaf
         direct.setdefault(k["launcher"], []).append(k)
+    if "--print" in args:
+        prune = "--prune" in args
+        for r in roots:
+            if not prune or r.get("gpu_events"):
+                show(events, r, prune, "", True)
+        return
     # depth
     def depth(e):
         d = 0

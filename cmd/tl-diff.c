@@ -1,0 +1,239 @@
+/*
+ * tl-diff: TraceLens's TraceDiff - align the call trees of a baseline and
+ * a variant trace and report where they differ.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "ntree.h"
+#include "opt.h"
+#include "outbuf.h"
+#include "strpool.h"
+#include "tdiff.h"
+#include "tmerge.h"
+#include "banned.h"
+
+static const char usage[] =
+	"usage: tl-diff [-hps] [-n N] [-o DIR] [--prune-non-gpu] [--python] BASELINE VARIANT";
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "print", no_argument, NULL, 'p' },
+	{ "prune-non-gpu", no_argument, NULL, 'P' },
+	{ "python", no_argument, NULL, 'y' },
+	{ "summary", no_argument, NULL, 's' },
+	{ "top", required_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The program next to our own executable, else the name for a PATH search. */
+static void sibling(const char *prog, char *out, size_t n)
+{
+	char self[PATH_MAX];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	snprintf(out, n, "%s", prog);
+	if (k <= 0)
+		return;
+	self[k] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return;
+	*slash = '\0';
+	if (strlen(self) + strlen(prog) + 2 > n)
+		return;
+	memcpy(out, self, strlen(self));
+	out[strlen(self)] = '/';
+	memcpy(out + strlen(self) + 1, prog, strlen(prog) + 1);
+	if (access(out, X_OK) != 0)
+		snprintf(out, n, "%s", prog);
+}
+
+static pid_t spawn(const char *prog, const char *arg, int in, int out, int *close_fds, int nclose)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		tl_die_errno("fork");
+	if (pid)
+		return pid;
+	if (in >= 0)
+		dup2(in, 0);
+	dup2(out, 1);
+	for (int k = 0; k < nclose; k++)
+		close(close_fds[k]);
+	execlp(prog, prog, arg, (char *)NULL);
+	tl_warn_errno("cannot run %s", prog);
+	_exit(127);
+}
+
+static int waited_ok(pid_t pid)
+{
+	int st;
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/*
+ * A trace file: run "tl-cat FILE | tl-tree" and read its node stream.  The
+ * pipes are close-on-exec so that the other operand's pipeline, started
+ * from another thread, does not hold them open.
+ */
+static struct ntree *read_trace(const char *path, struct strpool *sp, int python)
+{
+	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
+	int a[2], b[2], fds[4];
+	struct ntree *t;
+	pid_t pc, pt;
+	int ok;
+
+	sibling("tl-cat", cat, sizeof(cat));
+	sibling("tl-tree", tree, sizeof(tree));
+	if (pipe2(a, O_CLOEXEC) < 0 || pipe2(b, O_CLOEXEC) < 0)
+		tl_die_errno("pipe");
+	fds[0] = a[0], fds[1] = a[1], fds[2] = b[0], fds[3] = b[1];
+	pc = spawn(cat, path, -1, a[1], fds, 4);
+	pt = spawn(tree, python ? "--python" : NULL, a[0], b[1], fds, 4);
+	close(a[0]), close(a[1]), close(b[1]);
+	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", b[0]);
+	t = ntree_read(fdpath, sp);
+	close(b[0]);
+	ok = waited_ok(pc);
+	ok &= waited_ok(pt);
+	if (!ok || !t) {
+		tl_warn("%s: could not build its call tree with %s | %s", path, cat, tree);
+		ntree_free(t);
+		return NULL;
+	}
+	t->path = path;
+	return t;
+}
+
+/* A node stream starts with "#tl-"; anything else is taken for a trace. */
+static struct ntree *load(const char *path, struct strpool *sp, int python)
+{
+	char head[4] = { 0 };
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return ntree_read(path, sp);
+	if ((fd = open(path, O_RDONLY)) < 0) {
+		tl_warn_errno("%s", path);
+		return NULL;
+	}
+	if (read(fd, head, sizeof(head)) < 0)
+		head[0] = 0;
+	close(fd);
+	if (!memcmp(head, "#tl-", 4))
+		return ntree_read(path, sp);
+	return read_trace(path, sp, python);
+}
+
+/* One operand, loaded in its own thread with its own string pool. */
+struct job {
+	const char *path;
+	int python;
+	struct strpool *sp;
+	struct ntree *t;
+};
+
+static void *load_job(void *arg)
+{
+	struct job *j = arg;
+	j->t = load(j->path, j->sp, j->python);
+	return NULL;
+}
+
+/*
+ * Both operands at once: building a tree (tl-cat | tl-tree) is most of
+ * the time, and the two are independent.  Trace 2's strings then move
+ * into trace 1's pool so that names compare by id.
+ */
+static int load_both(const char *p1, const char *p2, int python, struct strpool *sp,
+		     struct ntree **t1, struct ntree **t2)
+{
+	struct job a = { p1, python, sp, NULL }, b = { p2, python, strpool_new(), NULL };
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, load_job, &a) == 0;
+
+	if (!threaded)
+		load_job(&a);
+	load_job(&b);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (b.t)
+		ntree_repool(b.t, sp);
+	strpool_free(b.sp);
+	*t1 = a.t;
+	*t2 = b.t;
+	return a.t && b.t;
+}
+
+struct opts {
+	const char *dir;
+	int print, summary, prune, top, python;
+};
+
+static int report(struct ntree *t1, struct ntree *t2, const struct opts *o)
+{
+	struct tmerge *tm = tmerge_new(t1, t2);
+	struct tdiff *td;
+	struct outbuf *ob;
+	int rc = 0;
+
+	tmerge_run(tm);
+	td = tdiff_new(tm);
+	if (o->dir && tdiff_write_dir(td, o->dir, o->prune) < 0)
+		rc = 1;
+	ob = outbuf_open_fd(1);
+	if (o->print)
+		tmerge_write_tree(tm, ob, o->prune);
+	if (o->summary)
+		tdiff_write_summary(td, ob, o->top);
+	outbuf_close(ob);
+	tdiff_free(td);
+	tmerge_free(tm);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { NULL, 0, 0, 0, 10, 0 };
+	struct strpool *sp;
+	struct ntree *t1, *t2;
+	int c, rc;
+
+	tl_init(argv[0]);
+	while ((c = tl_getopt(argc, argv, "hn:o:ps", longopts, usage)) != -1)
+		switch (c) {
+		case 'n': o.top = (int)tl_opt_long("-n", optarg); break;
+		case 'o': o.dir = optarg; break;
+		case 'p': o.print = 1; break;
+		case 'P': o.prune = 1; break;
+		case 's': o.summary = 1; break;
+		case 'y': o.python = 1; break;
+		default: tl_usage(usage, TL_EXIT_USAGE);
+		}
+	if (argc - optind != 2)
+		tl_usage(usage, TL_EXIT_USAGE);
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+		tl_warn("only one operand can be standard input");
+		tl_usage(usage, TL_EXIT_USAGE);
+	}
+	if (!o.dir && !o.print)
+		o.summary = 1;
+	sp = strpool_new();
+	rc = load_both(argv[optind], argv[optind + 1], o.python, sp, &t1, &t2) ?
+	     report(t1, t2, &o) : TL_EXIT_BAD;
+	ntree_free(t1);
+	ntree_free(t2);
+	strpool_free(sp);
+	return rc;
+}

@@ -1,0 +1,275 @@
+/*
+ * Unit tests for tl-cat's common/ pieces: the push scanner (jscan), the
+ * jsmn wrapper (json: grammar, numbers, escapes, compact text) and the
+ * TSV escaping of event rows.  Expectations are hand-derived from the
+ * JSON grammar (RFC 8259) and tl-stream(5).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "jscan.h"
+#include "json.h"
+#include "outbuf.h"
+#include "tap.h"
+
+/* Feed doc to a scanner in pieces of step bytes; describe the items. */
+static void scan_pieces(const char *doc, size_t step, char *out, size_t cap)
+{
+	size_t len = strlen(doc), fed = 0, have = 0, o = 0;
+	char *win = malloc(len + 1);
+	struct jscan s;
+	struct jscan_item it;
+
+	jscan_init(&s);
+	out[0] = '\0';
+	for (;;) {
+		size_t k = fed + step > len ? len - fed : step;
+		int r;
+		memcpy(win + have, doc + fed, k);
+		have += k;
+		fed += k;
+		jscan_set_buf(&s, win, have, fed < len);
+		while ((r = jscan_next(&s, &it)) > JSCAN_MORE && r != JSCAN_DONE)
+			o += (size_t)snprintf(out + o, cap - o, "%c%s|%.*s|%.*s@%llu;",
+				 r == JSCAN_EVENT ? 'E' : 'T', r == JSCAN_TOP ? it.key : "",
+				 (int)it.len, it.text, (int)it.clen, it.ctext,
+				 (unsigned long long)it.off);
+		if (r == JSCAN_DONE) {
+			snprintf(out + o, cap - o, "DONE");
+			break;
+		}
+		if (r == JSCAN_ERROR) {
+			snprintf(out + o, cap - o, "ERR %s @%llu", s.err_msg,
+				 (unsigned long long)s.err_off);
+			break;
+		}
+		{
+			size_t used = jscan_consumed(&s);
+			memmove(win, win + used, have - used);
+			have -= used;
+		}
+		if (fed == len && step) {
+			/* the partial=0 call above must have ended it */
+			snprintf(out + o, cap - o, "HANG");
+			break;
+		}
+	}
+	jscan_release(&s);
+	free(win);
+}
+
+static void scan_case(const char *doc, const char *want, const char *what)
+{
+	char whole[2048], piece[2048];
+	int same = 1;
+
+	scan_pieces(doc, strlen(doc) + 1, whole, sizeof(whole));
+	tap_str(whole, want, what);
+	for (size_t step = 1; step <= strlen(doc); step++) {
+		scan_pieces(doc, step, piece, sizeof(piece));
+		if (strcmp(piece, whole)) {
+			printf("#   step %zu: %s\n", step, piece);
+			same = 0;
+			break;
+		}
+	}
+	tap_ok(same, "same items whatever the piece size");
+}
+
+static void test_jscan(void)
+{
+	scan_case("{\"a\": 1, \"traceEvents\": [ {\"x\": [1, 2]} ,{}], \"b\":\"s\"}",
+		  "Ta|1|1@6;E|{\"x\": [1, 2]}|{\"x\":[1,2]}@26;E|{}|{}@41;"
+		  "Tb|\"s\"|\"s\"@50;DONE",
+		  "object form: top keys before and after, events");
+	scan_case("[{\"ph\":\"X\"},\n {\"s\":\"}]\\\"{\"}]\n",
+		  "E|{\"ph\":\"X\"}|{\"ph\":\"X\"}@1;E|{\"s\":\"}]\\\"{\"}|{\"s\":\"}]\\\"{\"}@14;DONE",
+		  "array form; brackets and escaped quotes inside strings");
+	scan_case("{\"traceEvents\":[5, \"x\", [1 ,2]]}",
+		  "E|5|5@16;E|\"x\"|\"x\"@19;E|[1 ,2]|[1,2]@24;DONE",
+		  "non-object elements are handed out (the caller rejects them)");
+	scan_case("{\"trace\\u0045vents\":[{}]}", "E|{}|{}@21;DONE",
+		  "keys are compared decoded");
+	scan_case("[[1 2]]", "E|[1 2]|[1 2]@1;DONE",
+		  "a blank between primitives is kept so the copy stays invalid");
+	scan_case("", "ERR empty input @0", "empty input");
+	scan_case("  \n", "ERR empty input @3", "only white space");
+	scan_case("hello", "ERR not a JSON object or array @0", "not JSON");
+	scan_case("{\"traceEvents\":[{\"a\":1}", "E|{\"a\":1}|{\"a\":1}@16;ERR truncated JSON: unexpected end of input @23",
+		  "truncated after an event");
+	scan_case("{\"traceEvents\":[{\"a\":1", "ERR truncated JSON: unexpected end of input @22",
+		  "truncated inside an event");
+	scan_case("{\"a\":1}", "Ta|1|1@5;ERR no traceEvents array in the top-level object @6",
+		  "object without traceEvents");
+	scan_case("{\"traceEvents\":3}", "ERR traceEvents is not an array @15",
+		  "traceEvents not an array");
+	scan_case("[{}] x", "E|{}|{}@1;ERR trailing data after the JSON document @5",
+		  "trailing data");
+	scan_case("[{}, ]", "E|{}|{}@1;ERR expected an event after ',' @5", "trailing comma");
+	scan_case("[{]}]", "ERR unmatched ']' @2", "mismatched brackets");
+	scan_case("{\"traceEvents\":[],\"traceEvents\":[]}",
+		  "ERR traceEvents appears twice @32", "traceEvents twice");
+}
+
+static void test_ctl(void)
+{
+	struct jscan s;
+	struct jscan_item it;
+	const char doc[] = "[{\"a\":\"x\ty\"},{}]";
+	int r;
+
+	jscan_init(&s);
+	jscan_set_buf(&s, doc, strlen(doc), 0);
+	r = jscan_next(&s, &it);
+	tap_ok(r == JSCAN_EVENT && it.bad_msg && it.bad_off == 8,
+	       "raw control byte in a string: element marked bad at its offset");
+	r = jscan_next(&s, &it);
+	tap_ok(r == JSCAN_EVENT && !it.bad_msg, "the next element is fine");
+	jscan_release(&s);
+}
+
+static int parses(const char *text)
+{
+	struct json j;
+	int r;
+
+	json_init(&j);
+	r = json_parse(&j, text, strlen(text));
+	json_release(&j);
+	return r == 0;
+}
+
+static void test_grammar(void)
+{
+	static const char *good[] = {
+		"{}", "[]", "{\"a\":[1,-2.5e+3,0,true,false,null,\"x\"]}",
+		" { \"a\" : { \"b\" : [ ] } } ", "[1E5,-0.0,1e-7]", "\"s\"", "12",
+		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+	};
+	static const char *bad[] = {
+		"{\"a\" 1}", "{\"a\":1,}", "[1,]", "[1 2]", "{\"a\"}", "{1:2}",
+		"[01]", "[1.]", "[.5]", "[1e]", "[+1]", "[tru]", "[nul]", "[1.2.3]",
+		"[\"a\" \"b\"]", "{\"a\":1}}", "[\"\\x\"]", "[\"\\u12g4\"]", "[\"a\tb\"]",
+		"[1]x", "", "[-]", "{\"a\":1 \"b\":2}", "[[1],,[2]]",
+	};
+	char what[128];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		snprintf(what, sizeof(what), "valid: %.60s", good[i]);
+		tap_ok(parses(good[i]), what);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		snprintf(what, sizeof(what), "invalid: %s", bad[i]);
+		tap_ok(!parses(bad[i]), what);
+	}
+}
+
+static void test_numbers(void)
+{
+	tap_ok(json_number_ok("1419247333894.317", 17), "decimal timestamp");
+	tap_ok(json_number_ok("-1.5E-7", 7), "negative exponent form");
+	tap_ok(json_number_ok("0", 1) && !json_number_ok("00", 2), "leading zero");
+	tap_ok(!json_number_ok("1e+", 3) && !json_number_ok("-", 1), "incomplete");
+	tap_ok(json_literal_ok("null", 4) && !json_literal_ok("nulll", 5), "literals");
+	tap_ok(!json_literal_ok("NaN", 3) && !json_literal_ok("Infinity", 8),
+	       "NaN and Infinity are not JSON");
+}
+
+static void decode(const char *in, const char *want, size_t wantlen, const char *what)
+{
+	char out[64];
+	size_t n = json_decode_string(in, strlen(in), out);
+	tap_ok(n == wantlen && !memcmp(out, want, n), what);
+}
+
+static void test_escapes(void)
+{
+	decode("a\\tb\\n\\\\\\/\\\"", "a\tb\n\\/\"", 7, "simple escapes");
+	decode("\\u00b5s", "\xc2\xb5s", 3, "\\u00b5 is 2-byte UTF-8");
+	decode("\\u20ac", "\xe2\x82\xac", 3, "\\u20ac is 3-byte UTF-8");
+	decode("\\ud83d\\ude00", "\xf0\x9f\x98\x80", 4, "surrogate pair is one 4-byte char");
+	decode("\\ud83dx", "\xed\xa0\xbdx", 4, "lone surrogate kept as its 3-byte form");
+	decode("\\u0000", "\0", 1, "\\u0000 decodes to NUL");
+	decode("plain", "plain", 5, "no escapes");
+}
+
+/* Run f writing to an outbuf on a pipe; return what it wrote. */
+static void capture(void (*f)(struct outbuf *, void *), void *arg, char *got, size_t cap)
+{
+	int fds[2];
+	struct outbuf *ob;
+	ssize_t n;
+
+	if (pipe(fds))
+		abort();
+	ob = outbuf_open_fd(fds[1]);
+	f(ob, arg);
+	outbuf_close(ob);
+	close(fds[1]);
+	n = read(fds[0], got, cap - 1);
+	got[n < 0 ? 0 : n] = '\0';
+	close(fds[0]);
+}
+
+static void write_row(struct outbuf *ob, void *arg)
+{
+	struct json j;
+	struct event_out *w = event_out_new(ob, 0);
+	const char *ev = arg;
+
+	json_init(&j);
+	if (json_parse(&j, ev, strlen(ev)) == 0)
+		event_row(w, 3, 7, &j);
+	json_release(&j);
+	event_out_free(w);
+}
+
+static void write_ndjson(struct outbuf *ob, void *arg)
+{
+	struct json j;
+	struct event_out *w = event_out_new(ob, 1);
+	const char *ev = arg;
+
+	json_init(&j);
+	if (json_parse(&j, ev, strlen(ev)) == 0)
+		event_row(w, 0, 1, &j);
+	json_release(&j);
+	event_source(w, 2, "a\"b\\c\td");
+	event_out_free(w);
+}
+
+static void test_rows(void)
+{
+	char got[1024];
+
+	capture(write_row, "{\"name\": \"a\\tb\\\\c\", \"ph\": \"X\", \"pid\": \"P\\\\1\","
+		" \"ts\": 1.5e3, \"args\": {\"k\": \"v\\\"w\", \"correlation\": 9,"
+		" \"Input Dims\": [[1, 2]], \"stream\": \"7\"}, \"cat\": \"\", \"bp\": \"e\"}",
+		got, sizeof(got));
+	tap_str(got, "7\t3\tX\t\ta\\tb\\\\c\t\"P\\\\\\\\1\"\t\t1.5e3\t\t\t9\t\t\t\t\t"
+		"[[1,2]]\t\t\t\t{\"k\":\"v\\\\\"w\",\"stream\":\"7\"}\t{\"cat\":\"\",\"bp\":\"e\"}\n",
+		"row: decoded name TSV-escaped, JSON columns keep escapes, backslashes doubled");
+	capture(write_row, "{\"ph\":\"i\",\"args\":5,\"dur\":\"3\",\"id\":{\"a\":1}}",
+		got, sizeof(got));
+	tap_str(got, "7\t3\ti\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+		"{\"args\":5,\"dur\":\"3\",\"id\":{\"a\":1}}\n",
+		"values of the wrong type stay in extra");
+	capture(write_ndjson, "{ \"ph\" : \"X\",\n \"args\": {\"a\": [1, 2.50]} }",
+		got, sizeof(got));
+	tap_str(got, "{\"uid\":1,\"src\":0,\"ph\":\"X\",\"args\":{\"a\":[1,2.50]}}\n"
+		"{\"src\":2,\"source\":\"a\\\"b\\\\c\\u0009d\"}\n",
+		"ndjson: members compacted, numbers as written; names JSON-escaped");
+}
+
+int main(void)
+{
+	test_jscan();
+	test_ctl();
+	test_grammar();
+	test_numbers();
+	test_escapes();
+	test_rows();
+	return tap_done();
+}
