@@ -360,11 +360,6 @@ double pm_N(struct pm_ctx *c, int i)
 	return pm_nel(v);
 }
 
-int pm_has(struct pm_ctx *c, int i)
-{
-	return i >= 0 && i < c->in.ndims && c->in.dims[i].n > 0;
-}
-
 const char *pm_T(struct pm_ctx *c, int i)
 {
 	if (i < 0 || i >= c->in.ntypes) {
@@ -581,7 +576,7 @@ void perfmodel_compute(const struct opdb_entry *e, const struct pm_args *a,
 		if (!strcmp(kinds[i].kind, e->kind))
 			fn = kinds[i].fn;
 	if (!fn) {
-		set_status(r, PM_NOMODEL, "model kind not implemented");
+		set_status(r, PM_NOMODEL, "model kind not implemented in tl");
 		return;
 	}
 	memset(&c, 0, sizeof(c));

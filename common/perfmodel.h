@@ -32,7 +32,8 @@ struct pm_args {
 
 enum pm_status {
 	PM_OK = 0,
-	PM_NOMODEL,	/* no row, kind none/triton, or a variant not implemented */
+	PM_NOMODEL,	/* no row, kind none, or a kind/variant tl does not
+			 * implement yet (why says "not implemented in tl") */
 	PM_NOTIMPL,	/* TraceLens raises NotImplementedError: row dropped
 			 * from sheets and from unified_perf_summary */
 	PM_FAIL		/* any other TraceLens exception (bad shapes, causal

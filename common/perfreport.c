@@ -999,6 +999,8 @@ static int write_unified(struct perfreport *pr, struct sheet *sh)
 		pc[i].kernel_us = NAN;
 		if (pr->perf_cols)
 			pr->perf_cols(tp, r, &pc[i], pr->perf_ctx);
+		if (pc[i].drop)
+			continue;
 		rl |= pc[i].has_rl;
 		group_key(pr, r->uid, r->name, r->category, &k);
 		groupby_add(g, k.buf, k.len, i);

@@ -30,6 +30,8 @@
 
 struct perfcols {
 	int has;		/* 0: no model, all cells empty */
+	int drop;		/* 1: leave the row out (TraceLens's model raised
+				 * NotImplementedError, TP:2170-2172) */
 	double gflops, data_mb, flops_per_byte, tbps, tflops;	/* NaN = empty */
 	char compute_spec[64];
 	char *perf_params;	/* repr of the params dict, malloc'd; NULL = empty */

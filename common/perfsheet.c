@@ -243,7 +243,7 @@ static const char *lookup_sheet(const struct perfsheet *ps, uint32_t uid)
 /* Fills the table(s) of one ops.tsv sheet; counts dropped events. */
 static void build(struct perfsheet *ps, struct pstable *t)
 {
-	size_t failed = 0, total = 0, nobwd = 0;
+	size_t failed = 0, total = 0, nobwd = 0, missing = 0;
 	struct psrow row;
 
 	for (uint32_t u = 0; u < ps->ns->n; u++) {
@@ -263,6 +263,8 @@ static void build(struct perfsheet *ps, struct pstable *t)
 		if (!compute_row(ps, u, bwd, &row)) {
 			if (row.r.status == PM_FAIL)
 				failed++;
+			else if (row.r.status == PM_NOMODEL)
+				missing++;
 			row_release(&row);
 			continue;
 		}
@@ -276,6 +278,9 @@ static void build(struct perfsheet *ps, struct pstable *t)
 	if (failed)
 		tl_warn("%s: %zu/%zu events with failed performance metric computation left out",
 			t->name, failed, total);
+	if (missing)
+		tl_warn("%s: %zu/%zu events left out: their model is not implemented in tl",
+			t->name, missing, total);
 	(void)nobwd;	/* forward ops without backward: TraceLens only warns */
 }
 
@@ -755,6 +760,9 @@ void perfsheet_unified_cols(const struct treeperf *tp, const struct unirow *row,
 		return;
 	if (treeperf_has_perf_model(tp, row->uid)) {
 		ok = compute_row(ps, row->uid, 0, &w);
+		/* NotImplementedError drops the whole row; other failures keep
+		 * it with its kernel time only */
+		out->drop = !ok && w.r.status == PM_NOTIMPL;
 	} else {
 		if ((fwd = linked_fwd(ps, row->uid)) < 0)
 			return;

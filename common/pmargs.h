@@ -55,7 +55,6 @@ int pm_failed(const struct pm_ctx *c);
 const struct pm_val *pm_D(struct pm_ctx *c, int i);
 int64_t pm_Dj(struct pm_ctx *c, int i, int j);	/* j < 0 counts from the end */
 double pm_N(struct pm_ctx *c, int i);			/* product, prod(()) = 1 */
-int pm_has(struct pm_ctx *c, int i);			/* D[i] exists and non-empty */
 const char *pm_T(struct pm_ctx *c, int i);
 const char *pm_C(struct pm_ctx *c, int i);
 /* repr of tuple(S[i]); "None" if the op has no "Input Strides" at all. */

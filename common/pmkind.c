@@ -30,6 +30,15 @@ static double bpe(const char *dtype)
 	return dtype ? dtype_bpe(dtype) : NONE;
 }
 
+/* A shape value computed in double, back to an integer; absurd shapes
+ * (overflow, inf from a zero stride) fail instead of being undefined. */
+static int64_t i64(struct pm_ctx *c, double v)
+{
+	if (!(v > -9.2e18 && v < 9.2e18))
+		return pm_fail(c, PM_FAIL, "shape value out of range");
+	return (int64_t)v;
+}
+
 /* Python's int(s) for the strings Concrete Inputs hold; fails otherwise. */
 static long long py_int(struct pm_ctx *c, const char *s)
 {
@@ -259,7 +268,7 @@ static void gemm_shapes(struct pm_ctx *c, struct gemm *g)
 	}
 	g->N = is(lb, "NK") ? pm_Dj(c, ib, 0) : is(lb, "BKN") ? pm_Dj(c, ib, 2)
 	     : is(lb, "BNK") ? pm_Dj(c, ib, 1) : pm_Dj(c, ib, 1);
-	g->K *= pm_opt_int(c, "kmul", 1);
+	g->K = i64(c, (double)g->K * (double)pm_opt_int(c, "kmul", 1));
 }
 
 static int gemm_bias(struct pm_ctx *c)
@@ -407,7 +416,7 @@ static void gemm_scaled(struct pm_ctx *c, struct gemm *g, const char *v)
 	}
 	g->B = 1;
 	g->M = pm_Dj(c, ia, ta ? 1 : 0);
-	g->K = pm_Dj(c, ia, ta ? 0 : 1) * pm_opt_int(c, "kmul", 1);
+	g->K = i64(c, (double)pm_Dj(c, ia, ta ? 0 : 1) * (double)pm_opt_int(c, "kmul", 1));
 	g->N = pm_Dj(c, ib, tb ? 0 : 1);
 	g->dt[0] = pm_T(c, 0);
 	g->dt[1] = pm_T(c, a4 ? 1 : 2);
@@ -445,7 +454,7 @@ static int gemm_variant(struct pm_ctx *c, const char *v, struct gemm *g, const c
 		gemm_batched_a8w8(c, g);
 		*preset = "ext";
 	} else {
-		return pm_fail(c, PM_NOTIMPL, "GEMM variant not implemented in tl");
+		return pm_fail(c, PM_NOMODEL, "GEMM variant not implemented in tl");
 	}
 	return 1;
 }
@@ -524,8 +533,10 @@ void pmk_grouped_gemm(struct pm_ctx *c)
 	int64_t M, K, N, G;
 	double bi, bo;
 
-	if (!pm_opt(c, "var", v, sizeof(v)) || !is(v, "compact") || c->bwd) {
-		pm_fail(c, PM_NOTIMPL, "grouped GEMM form not implemented in tl");
+	if (c->bwd)	/* both primus classes raise for backward */
+		return (void)pm_fail(c, PM_NOTIMPL, "grouped GEMM backward is not defined");
+	if (!pm_opt(c, "var", v, sizeof(v)) || !is(v, "compact")) {
+		pm_fail(c, PM_NOMODEL, "grouped GEMM form not implemented in tl");
 		return;
 	}
 	M = pm_Dj(c, 0, 0);
@@ -614,7 +625,7 @@ void pmk_conv(struct pm_ctx *c)
 	double flops, bytes, b;
 
 	if (pm_opt(c, "var", v, sizeof(v))) {
-		pm_fail(c, PM_NOTIMPL, "ConvBias variants not implemented in tl");
+		pm_fail(c, PM_NOMODEL, "ConvBias variants not implemented in tl");
 		return;
 	}
 	x = shape(c, xi);
@@ -656,10 +667,12 @@ void pmk_conv(struct pm_ctx *c)
 	k.out[1] = k.transposed ? k.w[1] : k.w[0];
 	for (int i = 0; i < k.nd; i++) {
 		int64_t in = k.x[2 + i], ks = k.w[2 + i];
+		double din = (double)in, dp = (double)pad[i], dd = (double)dil[i], dk = (double)ks;
 		if (!k.transposed)
-			k.out[2 + i] = (int64_t)(((double)(in + 2 * pad[i] - dil[i] * (ks - 1) - 1) / (double)stride[i]) + 1);
+			k.out[2 + i] = i64(c, trunc((din + 2 * dp - dd * (dk - 1) - 1) / (double)stride[i] + 1));
 		else
-			k.out[2 + i] = (in - 1) * stride[i] - 2 * pad[i] + dil[i] * (ks - 1) + opad[i] + 1;
+			k.out[2 + i] = i64(c, (din - 1) * (double)stride[i] - 2 * dp + dd * (dk - 1) +
+					      (double)opad[i] + 1);
 	}
 
 	snprintf(v, sizeof(v), "conv%dd", k.nd);
@@ -748,7 +761,7 @@ static void sdpa_evoformer(struct pm_ctx *c, struct sdpa *s)
 {
 	if (pm_D(c, 0)->n != 5)
 		pm_fail(c, PM_FAIL, "Evoformer Q is not 5-D");
-	s->B = pm_Dj(c, 0, 0) * pm_Dj(c, 0, 1);
+	s->B = i64(c, (double)pm_Dj(c, 0, 0) * (double)pm_Dj(c, 0, 1));
 	s->NQ = s->NKV = pm_Dj(c, 0, 2);
 	s->HQ = s->HKV = pm_Dj(c, 0, 3);
 	s->dqk = s->dv = pm_Dj(c, 0, 4);
@@ -871,7 +884,7 @@ void pmk_sdpa(struct pm_ctx *c)
 		varlen = is(buf, "varlen");
 		evo = is(buf, "evoformer");
 		if (!varlen && !evo)
-			return (void)pm_fail(c, PM_NOTIMPL, "SDPA variant not implemented in tl");
+			return (void)pm_fail(c, PM_NOMODEL, "SDPA variant not implemented in tl");
 	}
 	if (!pm_opt(c, "layout", layout, sizeof(layout)))
 		snprintf(layout, sizeof(layout), "BHND");
@@ -917,8 +930,8 @@ void pmk_sdpa(struct pm_ctx *c)
 		p_types(c, "dtype_A_B", dt, ndt);
 	}
 	if (varlen) {
-		pm_p_int(c, "num_seqs_q", (int64_t)nsq);
-		pm_p_int(c, "num_seqs_kv", (int64_t)nskv);
+		pm_p_int(c, "num_seqs_q", i64(c, nsq));
+		pm_p_int(c, "num_seqs_kv", i64(c, nskv));
 		pm_p_float(c, "max_seqlen_q", maxq);
 		pm_p_float(c, "max_seqlen_kv", maxkv);
 	}
@@ -960,7 +973,8 @@ static void unary_resize(struct pm_ctx *c, const char *how, const struct pm_val 
 	if (!strncmp(how, "pad", 3)) {
 		/* pairs innermost-first: pair i widens dim -1-i */
 		for (int i = 0; i + 1 < n && i / 2 < in->n; i += 2)
-			out[in->n - 1 - i / 2] += v[i] + v[i + 1];
+			out[in->n - 1 - i / 2] = i64(c, (double)out[in->n - 1 - i / 2] +
+						    (double)v[i] + (double)v[i + 1]);
 		memcpy(pads, v, sizeof(*v) * (size_t)n);
 		*npad = n;
 	} else {
@@ -1025,7 +1039,8 @@ void pmk_unary(struct pm_ctx *c)
 		}
 	}
 	p_types(c, "dtype_in_out", dt, 2);
-	pm_p_obj(c, "stride_input", pm_S(c, in));
+	/* the MXFP4 quant classes set both strides to None */
+	pm_p_obj(c, "stride_input", pm_opt(c, "quant", shp, sizeof(shp)) ? "None" : pm_S(c, in));
 	pm_p_obj(c, "stride_output", sout);
 	pm_set(c, flops, bytes);
 	pm_spec(c, "vector", dtype_precision(dt[0]));
@@ -1110,8 +1125,8 @@ void pmk_reduce(struct pm_ctx *c)
 	nout = strstr(c->name, "cumsum") || strstr(c->name, "cumprod") ? nin : 1;
 	rt = strstr(c->name, "mean") ? "mean" : strstr(c->name, "max") ? "max"
 	   : strstr(c->name, "min") ? "min" : strstr(c->name, "norm") ? "norm" : "sum";
-	pm_p_int(c, "num_input_elems", (int64_t)nin);
-	pm_p_int(c, "num_output_elems", (int64_t)nout);
+	pm_p_int(c, "num_input_elems", i64(c, nin));
+	pm_p_int(c, "num_output_elems", i64(c, nout));
 	p_types(c, "dtype_in_out", dt, 2);
 	pm_p_str(c, "reduce_type", rt);
 	bi = bpe(dt[0]);
@@ -1217,6 +1232,12 @@ static int norm_layout(struct pm_ctx *c, const char *fam, int bwd, struct norm *
 			return pm_fail(c, PM_NOTIMPL, "InstanceNorm backward is not implemented");
 		k->C = (double)pm_Dj(c, 0, 1);
 		k->training = *pm_C(c, 5) != '\0';
+	} else if (is(fam, "rms_ext")) {
+		/* aiter/vLLM/SGLang RMSNorm kernels: affine, C = weight length */
+		k->op = (int)pm_opt_int(c, "in", 0);
+		k->bias = 0;
+		k->training = 0;
+		k->C = (double)pm_Dj(c, (int)pm_opt_int(c, "c", 1), 0);
 	} else if (is(fam, "rms")) {
 		k->bias = 0;
 		k->training = 0;
@@ -1224,9 +1245,48 @@ static int norm_layout(struct pm_ctx *c, const char *fam, int bwd, struct norm *
 		if (bwd)
 			norm_mask(c, k, 5);
 	} else {
-		return pm_fail(c, PM_NOTIMPL, "normalization family not implemented in tl");
+		return pm_fail(c, PM_NOMODEL, "normalization family not implemented in tl");
 	}
 	return 1;
+}
+
+/*
+ * The RMSNorm extension terms (EXT/rmsnorm_perf_model_extensions.py):
+ * residual add (add=1), FP8 per-token (quant=dyn) or per-group
+ * (quant=group gs=I) quantisation, MXFP4 quantisation, output padding.
+ */
+static void rms_ext_metrics(struct pm_ctx *c, const struct norm *k, double *f, double *y)
+{
+	char q[16];
+	double b = bpe(k->dtype), n = k->n, N = k->C, M = n / N;
+	int add = (int)pm_opt_int(c, "add", 0);
+	long pad = pm_opt_int(c, "pad", 0);
+
+	rms_metrics(k, 0, f, y);
+	if (b < 0)
+		return;
+	if (add) {
+		*f += n;
+		*y = 2 * n * b + N * b + 2 * n * b;
+	}
+	if (pm_opt(c, "quant", q, sizeof(q))) {
+		*f += 2 * n;
+		if (is(q, "dyn")) {
+			*y = n * b + N * b + n + M * 4;
+		} else if (is(q, "group")) {
+			double gs = (double)py_int(c, pm_C(c, (int)pm_opt_int(c, "gs", 0)));
+			if (gs == 0)
+				gs = N;
+			*y = (add ? 2 * n * b + N * b + n + n * b : n * b + N * b + n) + M * ceil(N / gs) * 4;
+		} else if (is(q, "mxfp4")) {
+			*y = n * b + N * b + 0.5 * n + floor(n / 32);
+		}
+	}
+	if (pad > 0) {
+		double np = ceil(N / (double)py_int(c, pm_C(c, (int)pad))) *
+			    (double)py_int(c, pm_C(c, (int)pad));
+		*y = 2 * n * b + N * b + M * np * b + M * N * b;
+	}
 }
 
 void pmk_norm(struct pm_ctx *c)
@@ -1239,7 +1299,7 @@ void pmk_norm(struct pm_ctx *c)
 	double f, y;
 
 	if (!pm_opt(c, "family", fam, sizeof(fam)) || !norm_layout(c, fam, bwd, &k))
-		return (void)pm_fail(c, PM_NOTIMPL, "normalization family not implemented in tl");
+		return (void)pm_fail(c, PM_NOMODEL, "normalization family not implemented in tl");
 	/* BatchNorm forward classes raise for the bwd pass; the others
 	 * compute their backward formulas (TraceLens Normalization base) */
 	if (c->bwd && !bwd && is(fam, "batch"))
@@ -1258,7 +1318,7 @@ void pmk_norm(struct pm_ctx *c)
 	if (k.C_float)
 		pm_p_float(c, "num_channels", k.C);
 	else
-		pm_p_int(c, "num_channels", (int64_t)k.C);
+		pm_p_int(c, "num_channels", i64(c, k.C));
 	pm_p_bool(c, "has_bias", k.bias);
 	pm_p_bool(c, "is_affine", k.affine);
 	pm_p_bool(c, "is_training", k.training);
@@ -1275,7 +1335,11 @@ void pmk_norm(struct pm_ctx *c)
 	}
 	if (k.C == 0)
 		return (void)pm_fail(c, PM_FAIL, "zero channels");
-	if (is(fam, "rms"))
+	if (is(fam, "rms_ext")) {
+		if (c->bwd)
+			return (void)pm_fail(c, PM_FAIL, "model has no backward formulas");
+		rms_ext_metrics(c, &k, &f, &y);
+	} else if (is(fam, "rms"))
 		rms_metrics(&k, bwd || c->bwd, &f, &y);
 	else if (bwd || c->bwd)
 		norm_bwd_metrics(&k, &f, &y);
@@ -1330,7 +1394,9 @@ void pmk_operand_sum(struct pm_ctx *c)
  *   N(i) numel (prod(()) = 1), R(i) rank, B(i[,default]) bytes per element
  *   of Input type[i] (NaN for None without default), C(i) Concrete Inputs[i]
  *   as a number, bool(x), if(c,a,b), max(a,b), min(a,b), ceil_div(a,b),
- *   floor_div(a,b); + - * / ( ) and comparisons > < >= <= == .
+ *   floor_div(a,b), Copt(i,default) (Concrete Input i as an int when present
+ *   and non-empty), Dopt(i,j,default) (dim j of Input Dims i when present);
+ *   + - * / // ( ) and comparisons > < >= <= == .
  * In params, T(i) (the dtype string), S(i) (tuple(Input Dims[i])) and
  * ST(i) (tuple(Input Strides[i])) give strings.
  */
@@ -1384,6 +1450,26 @@ static double ex_call(struct ex *x, const char *fn)
 
 	if (!ex_eat(x, "("))
 		return ex_fail(x, "expr: ( expected");
+	if (!strcmp(fn, "Copt") || !strcmp(fn, "Dopt")) {
+		/* Concrete Input i / dim j of Input Dims i when present, else default */
+		int i = (int)ex_int(x), j = 0, have;
+		double def;
+		if (!strcmp(fn, "Dopt") && ex_eat(x, ","))
+			j = (int)ex_int(x);
+		if (!ex_eat(x, ","))
+			return ex_fail(x, "expr: , expected");
+		def = ex_sum(x);
+		if (!ex_eat(x, ")"))
+			return ex_fail(x, "expr: ) expected");
+		if (!strcmp(fn, "Copt")) {
+			const char *s = i < x->c->in.nconc && x->c->in.conc[i] ? x->c->in.conc[i] : "";
+			while (*s == ' ')
+				s++;
+			return *s ? (double)py_int(x->c, s) : def;
+		}
+		have = i < x->c->in.ndims && x->c->in.dims[i].flat && x->c->in.dims[i].n > j;
+		return have ? (double)x->c->in.dims[i].v[j] : def;
+	}
 	if (!strcmp(fn, "N") || !strcmp(fn, "R") || !strcmp(fn, "C") || !strcmp(fn, "B")) {
 		int i = (int)ex_int(x);
 		double def = NAN;
@@ -1518,7 +1604,29 @@ static void ex_param(struct pm_ctx *c, const char *key, const char *e)
 {
 	int i;
 
-	if (sscanf(e, "T(%d)", &i) == 1 && !strchr(e, '+')) {
+	if (is(e, "None")) {
+		pm_p_none(c, key);
+	} else if (!strncmp(e, "TT(", 3)) {
+		/* a tuple of dtypes: positions, -1 for None, =NAME for a literal */
+		const char *t[8];
+		char lit[8][64];
+		int n = 0;
+		for (const char *p = e + 3; *p && *p != ')' && n < 8; ) {
+			size_t len = strcspn(p, ",)");
+			if (*p == '=') {
+				snprintf(lit[n], sizeof(lit[n]), "%.*s", (int)len - 1, p + 1);
+				t[n] = lit[n];
+			} else {
+				i = atoi(p);
+				t[n] = i < 0 ? NULL : pm_T(c, i);
+			}
+			n++;
+			p += len;
+			if (*p == ',')
+				p++;
+		}
+		p_types(c, key, t, n);
+	} else if (sscanf(e, "T(%d)", &i) == 1 && !strchr(e, '+')) {
 		pm_p_str(c, key, pm_T(c, i));
 	} else if (sscanf(e, "ST(%d)", &i) == 1) {
 		pm_p_obj(c, key, pm_S(c, i));

@@ -14,7 +14,9 @@
 #     (2*256*3 + 256)*2 = 3584 B; the linked backward kernel, 8 µs;
 #   unified: the SDPA backward wrapper is a sole-backward row, SDPA_bwd,
 #     with those backward metrics; the conv backward row is the modelled
-#     aten::convolution_backward below its wrapper.
+#     aten::convolution_backward below its wrapper; aten::instance_norm_backward,
+#     whose TraceLens model raises NotImplementedError, is in no sheet and
+#     its unified row is dropped (percentages over the other rows).
 . "$TL_SRC/tests/lib.sh"
 
 test_expect_success 'tl-perf writes the perf-model sheets' '
@@ -33,6 +35,11 @@ done
 
 # MI300X (TraceLens's table): conv compute 15552/163e12 s < memory
 # 3120/5300e9 s → MEMORY_BOUND, 100 * 3120/5300e9*1e6 / 10 µs
+test_expect_success 'a NotImplementedError model leaves no row' '
+	test ! -f out/Normalization.csv &&
+	! grep -q "^aten::instance_norm_backward" out/unified_perf_summary.csv &&
+	grep -q "^aten::instance_norm_backward" out/ops_summary.csv
+'
 test_expect_success '--arch MI300X adds roofline columns' '
 	tl-perf --csv --arch MI300X -s CONV_fwd nodes >conv.csv &&
 	python3 - conv.csv <<-\PY

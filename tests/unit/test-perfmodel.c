@@ -163,6 +163,14 @@ static void test_gemm(void)
 	    "", "[\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
 	metrics("a4w4 fp4", 131072, 4288, "matrix_fp4");
 	tap_str(param("K"), "128", "a4w4 K unpacked");
+	/* a8w8 blockscale: N from the weight [N,K], bf16 out (scales ignored):
+	 * 2·16·64·128; 16·128 + 128·64 + 16·64·2 */
+	run("aiter::gemm_a8w8_blockscale_ck", "[[16,128],[64,128]]",
+	    "[\"c10::Float8_e4m3fnuz\",\"c10::Float8_e4m3fnuz\"]", "", "[\"\",\"\"]", 0, NULL);
+	metrics("a8w8 blockscale", 262144, 12288, "matrix_fp8");
+	tap_str(param("dtype_A_B"), "('c10::Float8_e4m3fnuz', 'c10::Float8_e4m3fnuz', 'c10::BFloat16')",
+		"blockscale dtype_A_B with the bf16 output");
+	tap_str(param("output_shape"), "(16, 64)", "blockscale output_shape");
 	/* vllm_rocm_unquantized_gemm: N from the weight [N,K]; bias D[2] */
 	run("vllm::rocm_unquantized_gemm", "[[8,16],[32,16],[32]]",
 	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
@@ -269,6 +277,7 @@ static void test_elementwise(void)
 	    "[\"c10::Float4_e2m1fn_x2\",\"c10::BFloat16\",\"c10::Float8_e8m0fnu\"]", "",
 	    "[\"\",\"\",\"\"]", 0, NULL);
 	metrics("mxfp4 quant", 8192, 10368, "vector_bf16");
+	tap_str(param("stride_input"), "", "mxfp4 quant stride_input is None");
 	run("aten::neg", "[[3,5]]", "[\"bool\"]", "[[5,1]]", "[\"\"]", 0, NULL);
 	metrics("neg bool: bytes None", 15, -1, "");
 	tap_str(param("stride_output"), "", "unary without output: stride_output None");
@@ -322,6 +331,20 @@ static void test_reduce_norm(void)
 	metrics("group_norm backward", 1728, 2336, "vector_fp32");
 	tap_str(param("num_channels"), "2.0", "GroupNormBwd channels is a float");
 	tap_str(param("output_mask"), "[True, False, False]", "output_mask list");
+	/* spec §6 row 16: aiter::rmsnorm (491520,128) bf16 and aiter::add_rmsnorm
+	 * (15360,4096): 0.25264128 / 240.000244.. MB and 0.31460352 / 480.0078125 MB */
+	run("aiter::rmsnorm", "[[491520,128],[491520,128],[128],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]", "", "[\"\",\"\",\"\",\"1e-06\"]", 0, NULL);
+	metrics("aiter rmsnorm", 252641280, 251658496, "vector_bf16");
+	run("aiter::add_rmsnorm", "[[15360,4096],[15360,4096],[15360,4096],[15360,4096],[4096],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"1e-06\"]", 0, NULL);
+	metrics("aiter add_rmsnorm", 314603520, 503324672, "vector_bf16");
+	/* fp8 group quant gs 128 on (8,256): RMS 8·514 + 2·2048 = 8208, + 2n;
+	 * 2048·2 + 256·2 + 2048 + 8·2·4 */
+	run("vllm::rocm_aiter_rmsnorm_fp8_group_quant", "[[8,256],[256],[],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]", "", "[\"\",\"\",\"1e-06\",\"128\"]", 0, NULL);
+	metrics("rmsnorm fp8 group quant", 8208 + 4096, 4096 + 512 + 2048 + 64, "vector_bf16");
 	run("aten::instance_norm_backward", "[[1,2,3,3],[1,2,3,3]]", "[\"float\",\"float\"]", "", "[]", 0, NULL);
 	tap_ok(r.status == PM_NOTIMPL, "InstanceNorm backward raises NotImplementedError");
 	run("aten::native_batch_norm", "[[2,4,3,3],[4],[4],[4],[4],[],[],[]]",
@@ -360,6 +383,44 @@ static void test_expr(void)
 	run("sglang::store_cache", "[[32,8,128]]", "[\"c10::Float8_e4m3fn\"]", "", "[\"\"]", 0, NULL);
 	metrics("store_cache fp8", 0, 131072, "vector_fp8");
 	tap_str(param("dtype"), "c10::Float8_e4m3fn", "dtype param is the bare string");
+	/* per-token fp8 quant: n(out)·2.59375; 1024·1 + 1024·2 + 16·4 */
+	run("aiter::dynamic_per_token_scaled_quant", "[[16,64],[16,64],[16,1],[]]",
+	    "[\"c10::Float8_e4m3fnuz\",\"c10::BFloat16\",\"float\",\"\"]", "[[64,1],[64,1],[1,1],[]]",
+	    "[\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("per-token quant", 2656, 3136, "vector_bf16");
+	tap_str(param("dtype_in1_in2_out"), "('c10::BFloat16', 'float', 'c10::Float8_e4m3fnuz')",
+		"quant dtype tuple from TT()");
+	tap_str(param("shape_out"), "(16, 64)", "quant shape_out");
+	/* mxfp4 dual quant (32,64): 2048; 2048·2 + 2·1024 + 32·2 + 64·1 */
+	run("primus::quantize_mxfp4_dual", "[[32,64]]", "[\"c10::BFloat16\"]", "[[64,1]]", "[\"\"]", 0, NULL);
+	metrics("mxfp4 dual quant", 2048, 4096 + 2048 + 64 + 64, "vector_bf16");
+	tap_str(param("dtype_in_out"), "('c10::BFloat16', 'c10::Float4_e2m1fn_x2')", "literal dtype in TT()");
+	/* mhc_post M=4, n=2, C=8 bf16: 2·4·2·8·3 = 384;
+	 * 32·2 + 64·2 + 8·4 + 16·4 + 64·2 = 416 */
+	run("aiter::mhc_post", "[[4,2,8],[4,8],[4,2,8],[4,2,1],[4,2,2],[]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"float\",\"float\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("mhc_post", 384, 416, "vector_bf16");
+	tap_str(param("hc3"), "", "mhc_post hc3 is None");
+	/* MLA RoPE + fp8 cache write, T=4 QH=2 KH=1 D_lora=8 D_pe=4:
+	 * 3·(32 + 16) = 144; q read + write 2·(4·2·12·2) + k 4·12·2 + kv 4·12·1 = 528 */
+	run("aiter::fused_qk_rope_cat_and_cache_mla", "[[4,2,8],[4,2,4],[4,1,8],[4,1,4],[16,1,12],[4]]",
+	    "[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"c10::Float8_e4m3fn\",\"long int\"]",
+	    "", "[\"\",\"\",\"\",\"\",\"\",\"\"]", 0, NULL);
+	metrics("MLA rope + cache", 144, 528, "vector_bf16");
+	/* SGLang rotary: q (16, 32·64), k (16, 8·64), head 64 (C[3]), rot_dim 32
+	 * from the cos/sin cache: n = 16·(32 + 8)·32 = 20480; 3n; 2n·2 */
+	run("sgl_kernel::rotary_embedding", "[[16],[16,2048],[16,512],[],[4096,32],[]]",
+	    "[\"long int\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"c10::BFloat16\",\"Scalar\"]",
+	    "", "[\"\",\"\",\"\",\"64\",\"\",\"True\"]", 0, NULL);
+	metrics("sgl rotary", 61440, 81920, "vector_bf16");
+	/* no head size given: head = q[-1] = 2048, no cache dims: rot = head */
+	run("sgl_kernel::rotary_embedding", "[[16],[16,2048],[16,2048]]",
+	    "[\"long int\",\"c10::Half\",\"c10::Half\"]", "", "[\"\",\"\",\"\"]", 0, NULL);
+	metrics("sgl rotary defaults", 3 * 16 * 2 * 2048, 2 * 16 * 2 * 2048 * 2, "vector_fp16");
+	/* store_cache of an unknown dtype falls back to 2 bytes */
+	run("sglang::store_cache", "[[2,4]]", "[\"bool\"]", "", "[\"\"]", 0, NULL);
+	metrics("store_cache bool", 0, 64, "");
 	run("sglang::store_cache", "[]", "[]", "", "[]", 0, NULL);
 	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
 }
