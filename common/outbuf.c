@@ -85,19 +85,27 @@ void outbuf_puts(struct outbuf *ob, const char *s)
 	outbuf_put(ob, s, strlen(s));
 }
 
+/* 1 for the bytes TSV escapes: backslash, tab, newline, CR, NUL */
+static inline int tsv_special(unsigned char c)
+{
+	return c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+}
+
 void outbuf_tsv(struct outbuf *ob, const char *s, size_t n)
 {
 	size_t i, start = 0;
 
 	for (i = 0; i < n; i++) {
 		char esc;
+		/* most bytes are printable: skip them with one cheap test */
+		if ((unsigned char)s[i] > '\\' || !tsv_special((unsigned char)s[i]))
+			continue;
 		switch (s[i]) {
 		case '\\': esc = '\\'; break;
 		case '\t': esc = 't'; break;
 		case '\n': esc = 'n'; break;
 		case '\r': esc = 'r'; break;
-		case '\0': esc = '0'; break;
-		default: continue;
+		default: esc = '0'; break;
 		}
 		outbuf_put(ob, s + start, i - start);
 		outbuf_putc(ob, '\\');

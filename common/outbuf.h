@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct outbuf {
 	char *buf;
@@ -38,8 +39,7 @@ void outbuf_i64(struct outbuf *ob, int64_t v);
 static inline void outbuf_put(struct outbuf *ob, const char *s, size_t n)
 {
 	if (ob->cap - ob->len >= n) {
-		for (size_t i = 0; i < n; i++)
-			ob->buf[ob->len + i] = s[i];
+		memcpy(ob->buf + ob->len, s, n);
 		ob->len += n;
 	} else {
 		outbuf_put_slow(ob, s, n);

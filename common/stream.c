@@ -1,4 +1,6 @@
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@ static const struct {
 
 struct stream {
 	FILE *fp;
+	char *iobuf;
 	char *name;
 	long lineno;
 	char *line;
@@ -165,6 +168,19 @@ static int parse_header(struct stream *s, const char *kinds)
 	return 0;
 }
 
+/*
+ * tl programs talk over pipes of hundreds of MB: a 64 KiB pipe makes both
+ * ends pay a system call per few KiB.  Ask for 1 MiB (the default limit
+ * for unprivileged processes); failure is harmless.
+ */
+static void widen_pipe(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+}
+
 struct stream *stream_open(const char *path, const char *kinds)
 {
 	struct stream *s = xcalloc(1, sizeof(*s));
@@ -181,7 +197,19 @@ struct stream *stream_open(const char *path, const char *kinds)
 			return NULL;
 		}
 	}
-	setvbuf(s->fp, NULL, _IOFBF, 1 << 18);
+	/*
+	 * Big reads: glibc ignores setvbuf's size without a buffer.  stdin's
+	 * buffer is static because stdin is never closed; a file's is freed
+	 * after fclose.
+	 */
+	widen_pipe(fileno(s->fp));
+	if (s->fp == stdin) {
+		static char stdin_buf[1 << 20];
+		setvbuf(stdin, stdin_buf, _IOFBF, sizeof(stdin_buf));
+	} else {
+		s->iobuf = xmalloc(1 << 20);
+		setvbuf(s->fp, s->iobuf, _IOFBF, 1 << 20);
+	}
 	if (parse_header(s, kinds) < 0) {
 		stream_close(s);
 		return NULL;
@@ -195,6 +223,7 @@ void stream_close(struct stream *s)
 		return;
 	if (s->fp && s->fp != stdin)
 		fclose(s->fp);
+	free(s->iobuf);
 	free(s->name);
 	free(s->line);
 	free(s->header);

@@ -100,8 +100,13 @@ else
 fi
 if [ -f "$src/scripts/tl-report" ]; then
 	rm -rf "$tmp/report.d"
-	PATH="$BIN:$PATH" t report sh "$src/scripts/tl-report" -o "$tmp/report.d" "$gz"
+	PATH="$BIN:$PATH" TL_REPORT_TIME=$tmp/report.procs \
+		t report sh "$src/scripts/tl-report" -o "$tmp/report.d" "$gz"
 	row "scripts/tl-report" .json.gz "$(wall report)" "$(cpu report)" "$(rss report)"
+	# peak RSS of every process, and their sum (an upper bound of the total)
+	awk '{ n = $3; sub(/.*\//, "", n); printf "%s%s %.0f", (NR > 1 ? ", " : ""), n, $2 / 1024
+		s += $2 } END { printf "; sum %.0f\n", s / 1024 }' "$tmp/report.procs" |
+		sed 's/^/  tl-report processes, peak RSS MB: /'
 else
 	echo "(scripts/tl-report not there: report row skipped)"
 fi
@@ -116,7 +121,12 @@ if [ -x "$BIN/tl-diff" ] && [ -x "$BIN/tl-tree" ]; then
 		"$BIN/tl-cat" "$pert" | "$BIN/tl-tree" >"$tmp/b.nodes"
 	t diff "$BIN/tl-diff" -o "$tmp/diff.d" "$tmp/a.nodes" "$tmp/b.nodes"
 	row "tl-diff (nodes vs perturbed)" nodes "$(wall diff)" "$(cpu diff)" "$(rss diff)"
+	# the whole job: both traces parsed and linked (two pipelines at once)
+	t diff2 "$BIN/tl-diff" -o "$tmp/diff2.d" "$gz" "$pert"
+	row "tl-diff (traces vs perturbed)" .json.gz "$(wall diff2)" "$(cpu diff2)" "$(rss diff2)"
 else
 	echo "(tl-diff not built: diff row skipped)"
 fi
 echo "targets: tl-cat >= 400 MB/s on .json; <= 1.5 ×zcat on .json.gz; RSS < 64 MB"
+echo "         cat|tree|timeline <= 2 ×zcat, tl-tree RSS < 100 B/event; tl-report <= 3 ×zcat, <= 1 GB RSS in all;"
+echo "         tl-diff <= 3 ×zcat, memory linear in events"
