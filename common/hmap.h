@@ -1,7 +1,7 @@
 /*
  * hmap: a small open-addressing hash map from 64-bit keys to 32-bit
- * values, for the sets and memo tables of tl-diff.  Key 0 is reserved
- * (callers add 1 to ids that may be 0).
+ * values (tl-tree's thread/link map, tl-diff's sets and memo tables).
+ * Key 0 is reserved (callers add 1 to ids that may be 0).
  *
  *	struct hmap h = HMAP_INIT;
  *	hmap_put(&h, key, val);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "err.h"
+#include "hmap.h"
 #include "stream.h"
 #include "strpool.h"
 #include "tree.h"
@@ -27,12 +28,6 @@ struct seqent {
 };
 
 /* Open addressing map from (thread, link id) to the last node with both. */
-struct pairmap {
-	uint64_t *key;
-	uint32_t *val;		/* node + 1; 0 = empty slot */
-	size_t mask;
-};
-
 struct thread {
 	uint32_t *v;
 	size_t n, alloc;
@@ -56,7 +51,7 @@ struct tree {
 	size_t aflow_s;
 	uint32_t *flow_f;	/* 0 none, 1 f without pid/tid, else thread + 2 */
 	size_t aflow_f;
-	struct pairmap pm;
+	struct hmap pm;		/* (thread << 32 | link id) → node, last one wins */
 	uint32_t *roots;
 	size_t nroots, aroots;
 	/* scratch for the busy-time walks */
@@ -189,8 +184,7 @@ void tree_free(struct tree *t)
 	free(t->seq);
 	free(t->flow_s);
 	free(t->flow_f);
-	free(t->pm.key);
-	free(t->pm.val);
+	hmap_release(&t->pm);
 	free(t->roots);
 	free(t->iv);
 	free(t->stk);
@@ -357,54 +351,22 @@ int tree_add(struct tree *t, const struct tree_event *ev)
 
 /* ---- the (thread, link id) → event map ------------------------------- */
 
-static uint64_t pm_hash(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return k;
-}
-
 static void pm_build(struct tree *t)
 {
-	size_t want = 16, i;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->node[i].lk && !(t->node[i].flags & TN_NOTHREAD))
-			want++;
-	while (want * 2 > t->pm.mask + 1)
-		t->pm.mask = t->pm.mask ? t->pm.mask * 2 + 1 : 31;
-	t->pm.key = xcalloc(t->pm.mask + 1, sizeof(*t->pm.key));
-	t->pm.val = xcalloc(t->pm.mask + 1, sizeof(*t->pm.val));
-	for (i = 0; i < t->nr; i++) {
+	for (size_t i = 0; i < t->nr; i++) {
 		const struct tree_node *n = &t->node[i];
-		uint64_t k = (uint64_t)n->pidtid << 32 | n->lk;
-		size_t h;
 
-		if (!n->lk || (n->flags & TN_NOTHREAD))
-			continue;
-		h = pm_hash(k) & t->pm.mask;
-		while (t->pm.val[h] && t->pm.key[h] != k)
-			h = (h + 1) & t->pm.mask;
-		t->pm.key[h] = k;
-		t->pm.val[h] = (uint32_t)i + 1;	/* last one wins */
+		/* lk is never 0 here, so neither is the key (hmap reserves 0) */
+		if (n->lk && !(n->flags & TN_NOTHREAD))
+			hmap_put(&t->pm, (uint64_t)n->pidtid << 32 | n->lk, (uint32_t)i);
 	}
 }
 
 static uint32_t pm_get(const struct tree *t, uint32_t thread, uint32_t lk)
 {
-	uint64_t k = (uint64_t)thread << 32 | lk;
-	size_t h;
+	uint32_t i;
 
-	if (!t->pm.val)
-		return TREE_NONE;
-	h = pm_hash(k) & t->pm.mask;
-	while (t->pm.val[h]) {
-		if (t->pm.key[h] == k)
-			return t->pm.val[h] - 1;
-		h = (h + 1) & t->pm.mask;
-	}
-	return TREE_NONE;
+	return lk && hmap_get(&t->pm, (uint64_t)thread << 32 | lk, &i) ? i : TREE_NONE;
 }
 
 /* ---- host call stacks (spec §2.3) ------------------------------------ */
@@ -688,9 +650,7 @@ void tree_build(struct tree *t)
 	build_stacks(t, tail);
 	link_gpu(t, tail);
 	free(tail);
-	free(t->pm.key);
-	free(t->pm.val);
-	memset(&t->pm, 0, sizeof(t->pm));
+	hmap_release(&t->pm);
 	free(t->flow_s);
 	free(t->flow_f);
 	t->flow_s = NULL;
