@@ -95,8 +95,11 @@ check: all
 bench: all
 	sh scripts/bench.sh
 
+# make report TRACE=path: the report folder goes next to the trace, as
+# TraceLens does; without TRACE, the shipped sample's goes to build/.
 report: all
-	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report $(if $(TRACE),$(TRACE),share/tl/sample/trace.json)
+	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report \
+		$(if $(TRACE),$(TRACE),-o build/sample_perf_report_csvs share/tl/sample/trace.json)
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -105,7 +108,10 @@ install: all
 	$(if $(SCRIPTS),$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(BINDIR))
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
-	cp -R share/tl/. $(DESTDIR)$(SHAREDIR)/
+	$(INSTALL) -d $(DESTDIR)$(SHAREDIR)/arch $(DESTDIR)$(SHAREDIR)/sample
+	$(INSTALL) -m 644 share/tl/*.tsv $(DESTDIR)$(SHAREDIR)
+	$(INSTALL) -m 644 share/tl/arch/*.tsv $(DESTDIR)$(SHAREDIR)/arch
+	$(INSTALL) -m 644 share/tl/sample/trace.json $(DESTDIR)$(SHAREDIR)/sample
 
 clean:
 	rm -rf build bin tests/trash
