@@ -39,7 +39,8 @@ void outbuf_i64(struct outbuf *ob, int64_t v);
 static inline void outbuf_put(struct outbuf *ob, const char *s, size_t n)
 {
 	if (ob->cap - ob->len >= n) {
-		memcpy(ob->buf + ob->len, s, n);
+		if (n)	/* memcpy(p, NULL, 0) is undefined; callers pass (NULL, 0) */
+			memcpy(ob->buf + ob->len, s, n);
 		ob->len += n;
 	} else {
 		outbuf_put_slow(ob, s, n);
