@@ -1,7 +1,9 @@
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "jval.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -21,78 +23,43 @@ static void skip_ws(struct jparser *jp)
 		jp->p++;
 }
 
-static int hex4(const char *p, unsigned *out)
+static int is_hex4(const char *p)
 {
-	unsigned v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-		else return -1;
-	}
-	*out = v;
-	return 0;
+	for (int i = 0; i < 4; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) { o[0] = (char)cp; return 1; }
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | (cp >> 6)); o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | (cp >> 12)); o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | (cp >> 18)); o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* Decodes the string at jp->p (on the opening quote) into a new buffer. */
+/*
+ * Decodes the string at jp->p (on the opening quote) into a new buffer.
+ * The escapes are checked here; json_decode_string() (common/json.h),
+ * shared with tl-cat, then decodes them.
+ */
 static int parse_string(struct jparser *jp, char **out, size_t *outlen)
 {
-	const char *p = ++jp->p;
-	size_t n = 0;
-	/* decoded text is never longer than the source */
-	char *o;
+	const char *start = ++jp->p, *p = start;
 
-	while (p < jp->end && *p != '"')
-		p += (*p == '\\' && p + 1 < jp->end) ? 2 : 1;
+	while (p < jp->end && *p != '"') {
+		if (*p != '\\') {
+			p++;
+		} else if (p + 1 < jp->end && p[1] == 'u') {
+			if (jp->end - p < 6 || !is_hex4(p + 2))
+				return -1;
+			p += 6;
+		} else if (p + 1 < jp->end && p[1] && strchr("\"\\/bfnrt", p[1])) {
+			p += 2;
+		} else {
+			return -1;
+		}
+	}
 	if (p >= jp->end)
 		return -1;
-	o = xmalloc((size_t)(p - jp->p) + 1);
-	for (p = jp->p; *p != '"'; ) {
-		unsigned cp, lo;
-		if (*p != '\\') { o[n++] = *p++; continue; }
-		p++;
-		switch (*p) {
-		case '"': case '\\': case '/': o[n++] = *p; p++; continue;
-		case 'b': o[n++] = '\b'; p++; continue;
-		case 'f': o[n++] = '\f'; p++; continue;
-		case 'n': o[n++] = '\n'; p++; continue;
-		case 'r': o[n++] = '\r'; p++; continue;
-		case 't': o[n++] = '\t'; p++; continue;
-		case 'u': break;
-		default: free(o); return -1;
-		}
-		if (jp->end - p < 5 || hex4(p + 1, &cp)) { free(o); return -1; }
-		p += 5;
-		if (cp >= 0xd800 && cp < 0xdc00 && jp->end - p >= 6 && p[0] == '\\' &&
-		    p[1] == 'u' && !hex4(p + 2, &lo) && lo >= 0xdc00 && lo < 0xe000) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			p += 6;
-		}
-		n += put_utf8(o + n, cp);
-	}
-	o[n] = '\0';
+	/* decoded text is never longer than the source */
+	*out = xmalloc((size_t)(p - start) + 1);
+	*outlen = json_decode_string(start, (size_t)(p - start), *out);
+	(*out)[*outlen] = '\0';
 	jp->p = p + 1;
-	*out = o;
-	*outlen = n;
 	return 0;
 }
 

@@ -44,6 +44,12 @@ static void test_repr(void)
 	rep("\"t\\tn\\n\\\\\"", 0, "'t\\tn\\n\\\\'");
 	rep("\"\\u0001\"", 0, "'\\x01'");
 	rep("\"\\u00e9\"", 0, "'\xc3\xa9'");
+	/* a surrogate pair is one code point; bad escapes are not JSON */
+	rep("\"\\ud83d\\ude00\"", 0, "'\xf0\x9f\x98\x80'");
+	rep("\"\\/\\b\"", 0, "'/\\x08'");
+	rep("\"\\x41\"", 0, NULL);
+	rep("\"\\u12g4\"", 0, NULL);
+	rep("\"abc", 0, NULL);
 	rep("[1.0,1e-05,0.5,-3]", 0, "[1.0, 1e-05, 0.5, -3]");
 	rep("[9.9999999999999998e-13]", 0, "[1e-12]");
 	rep("[[]]", PYREPR_TUPLE, "((),)");
