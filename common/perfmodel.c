@@ -4,211 +4,104 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JSMN_STATIC
-#include <jsmn.h>
-
+#include "json.h"
 #include "opdb.h"
 #include "perfmodel.h"
 #include "pmargs.h"
 #include "pyfmt.h"
+#include "pyrepr.h"
 #include "xalloc.h"
 #include "banned.h"
 
-/* A growing string, for reprs. */
-struct sb {
-	char *p;
-	size_t n, a;
-};
-
-static void sb_add(struct sb *b, const char *s, size_t n)
+/* The repr being built, handed over as a malloc'd string ("" if empty). */
+static char *sb_done(struct pystr *b)
 {
-	xgrow((void **)&b->p, &b->a, b->n + n + 1, 1);
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-static void sb_puts(struct sb *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-static char *sb_done(struct sb *b)
-{
-	if (!b->p)
-		return xstrdup("");
-	return b->p;
+	return b->buf ? b->buf : xstrdup("");
 }
 
 /* ---- JSON (the four small argument texts) ---------------------------- */
 
-struct js {
-	const char *text;
-	jsmntok_t *t;
-	int nt;
-};
-
-static int js_open(struct js *j, const char *text)
+/*
+ * The four argument texts are JSON arrays (tl-stream(5) compact JSON);
+ * json_parse (common/json.h) tokenises and checks them.
+ */
+static int js_open(struct json *j, const char *text)
 {
-	jsmn_parser p;
-	size_t len = strlen(text);
-	int n;
-
-	j->text = text;
-	j->t = NULL;
-	j->nt = 0;
-	jsmn_init(&p);
-	n = jsmn_parse(&p, text, len, NULL, 0);
-	if (n < 1)
-		return -1;
-	j->t = xcalloc((size_t)n, sizeof(*j->t));
-	jsmn_init(&p);
-	if (jsmn_parse(&p, text, len, j->t, (unsigned)n) != n || j->t[0].type != JSMN_ARRAY) {
-		free(j->t);
-		j->t = NULL;
+	json_init(j);
+	if (json_parse(j, text, strlen(text)) < 0 || !j->ntok ||
+	    j->tok[0].type != JSON_ARRAY) {
+		json_release(j);
 		return -1;
 	}
-	j->nt = n;
 	return 0;
 }
 
-/* Index of the token after the whole value at i. */
-static int js_skip(const struct js *j, int i)
-{
-	int end = i + 1;
-
-	for (int k = 0; k < j->t[i].size; k++)
-		end = js_skip(j, end);
-	return end;
-}
-
-static int utf8_put(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	o[0] = (char)(0xe0 | cp >> 12);
-	o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[2] = (char)(0x80 | (cp & 0x3f));
-	return 3;
-}
-
 /* The decoded text of string token i (malloc'd). */
-static char *js_str(const struct js *j, int i)
+static char *js_str(const struct json *j, unsigned i)
 {
-	const char *s = j->text + j->t[i].start;
-	int n = j->t[i].end - j->t[i].start;
-	char *o = xmalloc((size_t)n * 3 + 1), *q = o;
+	const struct json_tok *t = &j->tok[i];
+	size_t n = (size_t)(t->end - t->start);
+	char *o = xmalloc(n + 1);
 
-	for (int k = 0; k < n; k++) {
-		if (s[k] != '\\' || k + 1 >= n) {
-			*q++ = s[k];
-			continue;
-		}
-		switch (s[++k]) {
-		case 'n': *q++ = '\n'; break;
-		case 't': *q++ = '\t'; break;
-		case 'r': *q++ = '\r'; break;
-		case 'b': *q++ = '\b'; break;
-		case 'f': *q++ = '\f'; break;
-		case 'u':
-			if (k + 4 < n) {
-				char hex[5] = { s[k + 1], s[k + 2], s[k + 3], s[k + 4], 0 };
-				q += utf8_put(q, (unsigned)strtoul(hex, NULL, 16));
-				k += 4;
-			}
-			break;
-		default: *q++ = s[k]; break;
-		}
-	}
-	*q = '\0';
+	o[json_decode_string(j->text + t->start, n, o)] = '\0';
 	return o;
 }
 
-static void repr_pystr(struct sb *b, const char *s)
+static void repr_pystr(struct pystr *b, const char *s)
 {
-	/* Python picks double quotes only when the text has ' and no " */
-	char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
-
-	sb_add(b, &q, 1);
-	for (; *s; s++) {
-		char e[8];
-		if (*s == '\\' || *s == q) {
-			e[0] = '\\';
-			e[1] = *s;
-			sb_add(b, e, 2);
-		} else if (*s == '\n') {
-			sb_puts(b, "\\n");
-		} else if (*s == '\t') {
-			sb_puts(b, "\\t");
-		} else if (*s == '\r') {
-			sb_puts(b, "\\r");
-		} else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			snprintf(e, sizeof(e), "\\x%02x", (unsigned char)*s);
-			sb_puts(b, e);
-		} else {
-			sb_add(b, s, 1);
-		}
-	}
-	sb_add(b, &q, 1);
+	pyrepr_str(b, s, strlen(s));
 }
 
 /* Python repr of the value at token i, lists turned into tuples as
  * TraceLens does with tuple(...) (nested lists stay lists there, but
  * params only ever hold flat shapes). */
-static int js_repr(const struct js *j, int i, struct sb *b)
+static int js_repr(const struct json *j, int i, struct pystr *b)
 {
-	const jsmntok_t *t = &j->t[i];
+	const struct json_tok *t = &j->tok[i];
 	const char *s = j->text + t->start;
 	int len = t->end - t->start, k = i + 1;
 
-	if (t->type == JSMN_ARRAY) {
-		sb_puts(b, "(");
+	if (t->type == JSON_ARRAY) {
+		pystr_adds(b, "(");
 		for (int e = 0; e < t->size; e++) {
 			if (e)
-				sb_puts(b, ", ");
+				pystr_adds(b, ", ");
 			k = js_repr(j, k, b);
 		}
-		sb_puts(b, t->size == 1 ? ",)" : ")");
+		pystr_adds(b, t->size == 1 ? ",)" : ")");
 		return k;
 	}
-	if (t->type == JSMN_STRING) {
+	if (t->type == JSON_STRING) {
 		char *d = js_str(j, i);
 		repr_pystr(b, d);
 		free(d);
 	} else if (len == 4 && !strncmp(s, "true", 4)) {
-		sb_puts(b, "True");
+		pystr_adds(b, "True");
 	} else if (len == 5 && !strncmp(s, "false", 5)) {
-		sb_puts(b, "False");
+		pystr_adds(b, "False");
 	} else if (len == 4 && !strncmp(s, "null", 4)) {
-		sb_puts(b, "None");
+		pystr_adds(b, "None");
 	} else {
-		sb_add(b, s, (size_t)len);
+		pystr_add(b, s, (size_t)len);
 	}
-	return js_skip(j, i);
+	return (int)json_skip(j, (unsigned)i);
 }
 
-static int is_int_tok(const struct js *j, int i)
+static int is_int_tok(const struct json *j, int i)
 {
-	const char *s = j->text + j->t[i].start;
+	const char *s = j->text + j->tok[i].start;
 
-	return j->t[i].type == JSMN_PRIMITIVE && (*s == '-' || (*s >= '0' && *s <= '9'));
+	return j->tok[i].type == JSON_PRIMITIVE && (*s == '-' || (*s >= '0' && *s <= '9'));
 }
 
-static void parse_val(const struct js *j, int i, struct pm_val *v)
+static void parse_val(const struct json *j, int i, struct pm_val *v)
 {
-	const jsmntok_t *t = &j->t[i];
-	struct sb b = { 0 };
+	const struct json_tok *t = &j->tok[i];
+	struct pystr b = { 0 };
 
 	js_repr(j, i, &b);
 	v->repr = sb_done(&b);
-	v->flat = t->type == JSMN_ARRAY;
+	v->flat = t->type == JSON_ARRAY;
 	v->n = 0;
 	v->v = NULL;
 	if (!v->flat)
@@ -219,13 +112,13 @@ static void parse_val(const struct js *j, int i, struct pm_val *v)
 			v->flat = 0;
 			break;
 		}
-		v->v[v->n++] = strtoll(j->text + j->t[k].start, NULL, 10);
+		v->v[v->n++] = strtoll(j->text + j->tok[k].start, NULL, 10);
 	}
 }
 
 static int parse_vals(const char *text, struct pm_val **out, int *n)
 {
-	struct js j;
+	struct json j;
 
 	*out = NULL;
 	*n = 0;
@@ -233,19 +126,19 @@ static int parse_vals(const char *text, struct pm_val **out, int *n)
 		return 0;
 	if (js_open(&j, text) < 0)
 		return -1;
-	*out = xcalloc((size_t)j.t[0].size + 1, sizeof(**out));
-	for (int e = 0, k = 1; e < j.t[0].size; e++) {
+	*out = xcalloc((size_t)j.tok[0].size + 1, sizeof(**out));
+	for (int e = 0, k = 1; e < j.tok[0].size; e++) {
 		parse_val(&j, k, &(*out)[e]);
-		k = js_skip(&j, k);
+		k = (int)json_skip(&j, (unsigned)k);
 		(*n)++;
 	}
-	free(j.t);
+	json_release(&j);
 	return 0;
 }
 
 static int parse_strs(const char *text, char ***out, int *n)
 {
-	struct js j;
+	struct json j;
 
 	*out = NULL;
 	*n = 0;
@@ -253,14 +146,14 @@ static int parse_strs(const char *text, char ***out, int *n)
 		return 0;
 	if (js_open(&j, text) < 0)
 		return -1;
-	*out = xcalloc((size_t)j.t[0].size + 1, sizeof(**out));
-	for (int e = 0, k = 1; e < j.t[0].size; e++) {
-		if (j.t[k].type == JSMN_STRING)
+	*out = xcalloc((size_t)j.tok[0].size + 1, sizeof(**out));
+	for (int e = 0, k = 1; e < j.tok[0].size; e++) {
+		if (j.tok[k].type == JSON_STRING)
 			(*out)[e] = js_str(&j, k);
-		k = js_skip(&j, k);
+		k = (int)json_skip(&j, (unsigned)k);
 		(*n)++;
 	}
-	free(j.t);
+	json_release(&j);
 	return 0;
 }
 
@@ -465,7 +358,7 @@ void pm_p_obj(struct pm_ctx *c, const char *key, const char *repr)
 
 char *pm_repr_str(const char *s)
 {
-	struct sb b = { 0 };
+	struct pystr b = { 0 };
 
 	repr_pystr(&b, s);
 	return sb_done(&b);
@@ -473,50 +366,50 @@ char *pm_repr_str(const char *s)
 
 char *pm_repr_strs(const char *const *s, int n)
 {
-	struct sb b = { 0 };
+	struct pystr b = { 0 };
 
-	sb_puts(&b, "(");
+	pystr_adds(&b, "(");
 	for (int i = 0; i < n; i++) {
 		if (i)
-			sb_puts(&b, ", ");
+			pystr_adds(&b, ", ");
 		if (s[i])
 			repr_pystr(&b, s[i]);
 		else
-			sb_puts(&b, "None");
+			pystr_adds(&b, "None");
 	}
-	sb_puts(&b, n == 1 ? ",)" : ")");
+	pystr_adds(&b, n == 1 ? ",)" : ")");
 	return sb_done(&b);
 }
 
 char *pm_repr_ints(const int64_t *v, int n)
 {
-	struct sb b = { 0 };
+	struct pystr b = { 0 };
 	char buf[32];
 
-	sb_puts(&b, "(");
+	pystr_adds(&b, "(");
 	for (int i = 0; i < n; i++) {
 		snprintf(buf, sizeof(buf), i ? ", %lld" : "%lld", (long long)v[i]);
-		sb_puts(&b, buf);
+		pystr_adds(&b, buf);
 	}
-	sb_puts(&b, n == 1 ? ",)" : ")");
+	pystr_adds(&b, n == 1 ? ",)" : ")");
 	return sb_done(&b);
 }
 
 char *pm_params_dict(const struct pm_result *r)
 {
-	struct sb b = { 0 };
+	struct pystr b = { 0 };
 
 	if (!r->nparam)
 		return xstrdup("None");
-	sb_puts(&b, "{");
+	pystr_adds(&b, "{");
 	for (size_t i = 0; i < r->nparam; i++) {
 		if (i)
-			sb_puts(&b, ", ");
+			pystr_adds(&b, ", ");
 		repr_pystr(&b, r->param[i].key);
-		sb_puts(&b, ": ");
-		sb_puts(&b, r->param[i].repr);
+		pystr_adds(&b, ": ");
+		pystr_adds(&b, r->param[i].repr);
 	}
-	sb_puts(&b, "}");
+	pystr_adds(&b, "}");
 	return sb_done(&b);
 }
 
