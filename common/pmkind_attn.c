@@ -253,7 +253,131 @@ void pmk_infer_attn(struct pm_ctx *c)
 
 /* ---- triton ------------------------------------------------------------ */
 
+/* _C10_DTYPE_BYTES, with the torch name TraceLens reports as precision */
+static const struct { const char *c10, *torch; int bytes; } c10_types[] = {
+	{ "BFloat16", "bfloat16", 2 }, { "Half", "float16", 2 }, { "Float", "float32", 4 },
+	{ "Double", "float64", 8 }, { "Byte", "uint8", 1 }, { "Char", "int8", 1 },
+	{ "Int", "int32", 4 }, { "Long", "int64", 8 },
+};
+
+/* _FLOPS_PER_ELEM (spec §3.10); the only fused-op names tl knows */
+static const struct { const char *op; int flops; } triton_ops[] = {
+	{ "add", 1 }, { "sub", 1 }, { "mul", 1 }, { "div", 1 }, { "relu", 1 },
+	{ "mean", 1 }, { "sum", 1 }, { "abs", 1 }, { "neg", 1 }, { "ne", 1 },
+	{ "eq", 1 }, { "lt", 1 }, { "gt", 1 }, { "pow", 2 }, { "sqrt", 2 },
+	{ "rsqrt", 2 }, { "var", 2 }, { "reciprocal", 2 }, { "exp", 4 },
+	{ "log", 4 }, { "sigmoid", 4 }, { "tanh", 4 }, { "silu", 4 }, { "gelu", 8 },
+	{ "_to_copy", 0 }, { "copy", 0 }, { "clone", 0 }, { "embedding", 0 },
+};
+
+static int c10_index(const char *t)
+{
+	if (t && !strncmp(t, "c10::", 5))
+		t += 5;
+	for (size_t i = 0; t && i < sizeof(c10_types) / sizeof(c10_types[0]); i++)
+		if (!strcmp(t, c10_types[i].c10))
+			return (int)i;
+	return -1;
+}
+
+/* the longest known op at s (length ≤ n), its index or -1 */
+static int op_at(const char *s, size_t n, size_t *len)
+{
+	int best = -1;
+
+	*len = 0;
+	for (size_t i = 0; i < sizeof(triton_ops) / sizeof(triton_ops[0]); i++) {
+		size_t l = strlen(triton_ops[i].op);
+		if (l <= n && l > *len && !strncmp(s, triton_ops[i].op, l) &&
+		    (l == n || s[l] == '_')) {
+			best = (int)i;
+			*len = l;
+		}
+	}
+	return best;
+}
+
+/* "triton_(poi|red|per)_fused_<ops>_<n>": the ops, longest names first,
+ * into buf ("add, mul") with their FLOPs per element; -1 for an op tl's
+ * table lacks (TraceLens segments against its 960-name KNOWN_OPS). */
+static int fused_ops(const char *name, char *buf, size_t size, double *fpe)
+{
+	const char *s = name + strlen("triton_xxx_"), *end = name + strlen(name);
+	size_t len, used = 0;
+
+	if (strncmp(s, "fused_", 6))
+		return -1;
+	s += 6;
+	while (end > s && end[-1] >= '0' && end[-1] <= '9')
+		end--;
+	if (end > s && end[-1] == '_')
+		end--;
+	*fpe = 0;
+	buf[0] = '\0';
+	while (s < end) {
+		int i = op_at(s, (size_t)(end - s), &len);
+		if (i < 0 || used + len + 3 > size)
+			return -1;
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+					 triton_ops[i].op);
+		*fpe += triton_ops[i].flops;
+		s += len;
+		if (s < end)
+			s++;	/* the '_' between ops */
+	}
+	return buf[0] ? 0 : -1;
+}
+
 void pmk_triton(struct pm_ctx *c)
 {
-	pm_fail(c, PM_NOMODEL, "model kind not implemented in tl");
+	int red = !strncmp(c->name, "triton_red_", 11) || !strncmp(c->name, "triton_per_", 11);
+	int64_t sc[2] = { 0, 0 };
+	int nsc = 0, first = -1;
+	double xnumel, rnumel, bytes = 0, fpe;
+	char ops[512];
+
+	/* can_model(): Concrete Inputs, Input Dims and Input type non-empty */
+	if (!c->in.nconc || !c->in.ndims || !c->in.ntypes) {
+		pm_fail(c, PM_NOMODEL, "triton kernel without Concrete Inputs, Input Dims or Input type");
+		return;
+	}
+	for (int i = 0; i < c->in.nconc; i++) {
+		const char *v = c->in.conc[i];
+		char *e;
+		long long x;
+		if (!v || !*v)
+			continue;
+		x = strtoll(v, &e, 10);
+		if (*e || e == v)
+			continue;
+		sc[0] = sc[1], sc[1] = x;
+		nsc++;
+	}
+	if (!nsc || fused_ops(c->name, ops, sizeof(ops), &fpe) < 0) {
+		pm_fail(c, PM_NOMODEL, nsc ? "fused op not in tl's triton op list"
+					   : "triton kernel without integer Concrete Inputs");
+		return;
+	}
+	xnumel = (double)(red && nsc >= 2 ? sc[0] : sc[1]);
+	rnumel = red && nsc >= 2 ? (double)sc[1] : 1;
+	for (int i = 0; i < c->in.ndims && i < c->in.ntypes; i++) {
+		const char *t = c->in.types[i];
+		int k = c10_index(t);
+		if (!t || !strcmp(t, "Scalar") || !c->in.dims[i].n)
+			continue;
+		if (first < 0)
+			first = i;
+		bytes += pm_nel(&c->in.dims[i]) * (k < 0 ? 0 : c10_types[k].bytes);
+	}
+	/* pointwise: the output, ptr_bytes[0]·xnumel */
+	if (!red && first >= 0) {
+		int k = c10_index(c->in.types[first]);
+		bytes += (k < 0 ? 0 : c10_types[k].bytes) * xnumel;
+	}
+	pm_p_str(c, "fused_ops", ops);
+	pm_p_int(c, "xnumel", (int64_t)xnumel);
+	pm_p_int(c, "rnumel", (int64_t)rnumel);
+	pm_set(c, fpe * xnumel * rnumel, bytes);
+	first = first >= 0 ? c10_index(c->in.types[first]) : -1;
+	pm_spec(c, "vector", first >= 0 ? c10_types[first].torch : NULL);
 }

@@ -175,6 +175,30 @@ static void test_decode_variants(void)
 	num(r.flops, 34816, "tilelang flops");
 }
 
+static void test_triton(void)
+{
+	/* pointwise add+mul over 8192 elements: flops (1+1)·8192 = 16384; bytes
+	 * two bf16 inputs 2·8192·2 + the output ptr_bytes[0]·xnumel = 2·8192
+	 * → 49152 */
+	run("triton_poi_fused_add_mul_0", NULL, "[[64,128],[64,128],[]]",
+	    "[" BF "," BF ",\"Scalar\"]", "[\"\",\"\",\"8192\"]", 0);
+	metrics("triton pointwise", 16384, 49152, "vector_bfloat16");
+	tap_str(param("fused_ops"), "add, mul", "triton fused_ops");
+	tap_str(param("rnumel"), "1", "pointwise rnumel 1");
+	/* reduction, the last two scalars: x 64, r 4096; flops (0+1+2)·64·4096
+	 * = 786432; bytes 64·4096·2 + 64·4 = 524544 (no output term) */
+	run("triton_red_fused__to_copy_mean_pow_1", NULL, "[[64,4096],[64,1],[],[]]",
+	    "[" BF ",\"Float\",\"Scalar\",\"Scalar\"]",
+	    "[\"\",\"\",\"64\",\"4096\"]", 0);
+	metrics("triton reduction", 786432, 524544, "vector_bfloat16");
+	tap_str(param("fused_ops"), "_to_copy, mean, pow", "reduction fused_ops");
+	tap_str(param("xnumel"), "64", "reduction xnumel");
+	tap_ok(run("triton_poi_fused_cat_0", NULL, "[[8]]", "[" BF "]", "[\"8\"]", 0) == PM_NOMODEL,
+	       "an op outside tl's list: not modelled");
+	tap_ok(run("triton_poi_fused_add_0", NULL, "[[8]]", "[" BF "]", "[]", 0) == PM_NOMODEL,
+	       "no Concrete Inputs: can_model false");
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -190,6 +214,7 @@ int main(int argc, char **argv)
 	test_vllm();
 	test_sglang();
 	test_decode_variants();
+	test_triton();
 	pm_result_release(&r);
 	opdb_free(db);
 	return tap_done();
