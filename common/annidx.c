@@ -18,21 +18,25 @@ struct annidx {
 	size_t n;
 };
 
-static const struct nodeset *sort_ns;	/* qsort has no context argument */
+struct key {
+	double ts;
+	uint32_t uid;
+};
 
+/* by ts, then file order: Python's stable sort by ts */
 static int by_ts(const void *pa, const void *pb)
 {
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	double ta = sort_ns->node[a].ts, tb = sort_ns->node[b].ts;
+	const struct key *a = pa, *b = pb;
 
-	if (ta != tb)
-		return ta < tb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return a->uid < b->uid ? -1 : a->uid > b->uid;
 }
 
 struct annidx *annidx_new(const struct nodeset *ns)
 {
 	struct annidx *ax = xcalloc(1, sizeof(*ax));
+	struct key *k;
 	size_t n = 0;
 
 	ax->ns = ns;
@@ -40,12 +44,14 @@ struct annidx *annidx_new(const struct nodeset *ns)
 		n += (ns->node[i].flags & NF_ANNOT) != 0;
 	ax->uid = xcalloc(n + 1, sizeof(*ax->uid));
 	ax->maxend = xcalloc(n + 1, sizeof(*ax->maxend));
+	k = xcalloc(n + 1, sizeof(*k));
 	for (size_t i = 0; i < ns->n; i++)
 		if (ns->node[i].flags & NF_ANNOT)
-			ax->uid[ax->n++] = (uint32_t)i;
-	sort_ns = ns;
-	qsort(ax->uid, ax->n, sizeof(*ax->uid), by_ts);
-	sort_ns = NULL;
+			k[ax->n++] = (struct key){ ns->node[i].ts, (uint32_t)i };
+	qsort(k, ax->n, sizeof(*k), by_ts);
+	for (size_t i = 0; i < ax->n; i++)
+		ax->uid[i] = k[i].uid;
+	free(k);
 	for (size_t i = 0; i < ax->n; i++) {
 		double e = ns->node[ax->uid[i]].t_end;
 		ax->maxend[i] = i && ax->maxend[i - 1] > e ? ax->maxend[i - 1] : e;

@@ -4,6 +4,7 @@
  * statistics read off the labels by hand.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "annot.h"
@@ -31,6 +32,27 @@ static void none(const char *label, const char *what)
 	int got = annot_chunk_stats(label, &st);
 
 	tap_ok(got == 0 && st.c_sq == 0 && st.g_sq == 0, what);
+}
+
+/* every prefix of a label, in a buffer of exactly its size (ASan catches
+ * a read past the end): only the whole label has stats */
+static void prefixes(const char *label)
+{
+	size_t n = strlen(label);
+	int bad = 0;
+	char w[200];
+
+	for (size_t i = 0; i <= n; i++) {
+		char *p = malloc(i + 1);
+		struct annot_stats st;
+		memcpy(p, label, i);
+		p[i] = '\0';
+		int got = annot_chunk_stats(p, &st);
+		bad += got != (i == n);	/* the labels' last character is needed */
+		free(p);
+	}
+	snprintf(w, sizeof(w), "only the whole of '%.40s...' parses", label);
+	tap_ok(!bad, w);
 }
 
 int main(void)
@@ -63,5 +85,9 @@ int main(void)
 	none("NA", "no annotation");
 	none("None", "annotation absent (str(None))");
 	none(NULL, "NULL label");
+	prefixes("execute_6147_context_2(sq6144sk7144sqsq20971520sqsk23019520)"
+		 "_generation_3(sq3sk6144sqsq3sqsk6144)");
+	prefixes("step[MIXED bs=4 c_sq=100 c_sk=300 c_sqsq=5000 c_sqsk=9000 g_sq=3]");
+	prefixes("decode[bs=32 tok=128 lens=[1, 2]...+3 sqsq=512 sqsk=262144 sk=65536]");
 	return tap_done();
 }
