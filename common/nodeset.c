@@ -95,6 +95,15 @@ static int read_row(struct nodeset *ns, struct stream *s, const int *col, size_t
 	n->cat = cat_of(stream_field(s, col[C_PH]), stream_field(s, col[C_CAT]));
 	/* flows, instants, annotations: only their place in the tree matters */
 	if (n->cat == NC_OTHER) {
+		/* user_annotation/gpu_user_annotation: InferenceAttention's
+		 * iteration label (perfsheet's annotation lookup) */
+		if (strstr(stream_field(s, col[C_CAT]), "user_annotation") && *ts) {
+			n->flags |= NF_ANNOT;
+			n->name = intern(ns, s, col[C_NAME]);
+			n->ts = strtod(ts, NULL);
+			n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
+			n->t_end = n->ts + n->dur;
+		}
 		ns->n++;
 		return 0;
 	}

@@ -11,7 +11,7 @@
  *
  * node[i] is the event with uid i.  To keep reading fast, events of other
  * categories (flows, instants, annotations: NC_OTHER) keep only their
- * parent and flags, and python frames (NC_PYTHON) no name, pid or tid.  One source per stream: a stream with
+ * parent and flags (user annotations NF_ANNOT also name, ts and dur), and python frames (NC_PYTHON) no name, pid or tid.  One source per stream: a stream with
  * a second #source is refused (run one trace at a time).  Python's
  * process/thread names (ph "M" events, spec core §1.8) are resolved with
  * nodeset_process_name() and friends, "Unknown" when absent.
@@ -32,6 +32,8 @@ enum {
 	NF_HAS_TS = 2,		/* ts present */
 	NF_STREAM = 4,		/* args.stream present (stream holds its text) */
 	NF_ROOT = 8,		/* root column is 1: a cpu_op root */
+	NF_ANNOT = 16,		/* NC_OTHER with "user_annotation" in its cat: keeps
+				 * name, ts, dur (TraceLens apply_annotation) */
 };
 
 struct node {

@@ -444,6 +444,8 @@ static const struct {
 	{ "norm", pmk_norm },
 	{ "operand_sum", pmk_operand_sum },
 	{ "expr", pmk_expr },
+	{ "infer_attn", pmk_infer_attn },
+	{ "triton", pmk_triton },
 };
 
 static void set_status(struct pm_result *r, enum pm_status st, const char *why)
@@ -474,7 +476,8 @@ void perfmodel_compute(const struct opdb_entry *e, const struct pm_args *a,
 	}
 	memset(&c, 0, sizeof(c));
 	c.opts = e->options;
-	c.name = e->name;
+	c.name = a->opname ? a->opname : e->name;
+	c.annotation = a->annotation;
 	c.kernels = kernels;
 	c.nkernels = nkernels;
 	c.bwd = bwd;

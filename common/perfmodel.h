@@ -28,6 +28,12 @@
 
 struct pm_args {
 	const char *dims, *types, *strides, *concrete;
+	/* the event's TraceLens "annotation" (the enclosing user_annotation's
+	 * name, or "NA"); NULL: the event has none (infer_attn reads it) */
+	const char *annotation;
+	/* the op's own name, where the row matched a prefix (triton_poi_*);
+	 * NULL: the ops.tsv name */
+	const char *opname;
 };
 
 enum pm_status {

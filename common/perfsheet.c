@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annidx.h"
 #include "err.h"
 #include "groupby.h"
 #include "npstat.h"
@@ -45,6 +46,7 @@ struct perfsheet {
 	const char **names;	/* non-empty tables */
 	size_t nnames;
 	const char **sheet;	/* each node's ops.tsv sheet or NULL, looked up once */
+	struct annidx *ann;	/* user annotations (infer_attn's iteration labels) */
 };
 
 /* Sheets TraceLens writes as one table, computed forward only (GPR:540-760). */
@@ -192,10 +194,13 @@ static int compute_row(const struct perfsheet *ps, uint32_t uid, int bwd, struct
 {
 	const struct node *nd = ND(ps, uid);
 	const struct opdb_entry *e = opdb_lookup(ps->tp->db, NM(ps, uid));
-	struct pm_args a = { arg(ps, nd->dims), arg(ps, nd->types), arg(ps, nd->strides),
-			     arg(ps, nd->concrete) };
+	struct pm_args a = { .dims = arg(ps, nd->dims), .types = arg(ps, nd->types),
+			     .strides = arg(ps, nd->strides), .concrete = arg(ps, nd->concrete),
+			     .opname = NM(ps, uid) };
 	const char **kn;
 
+	if (annidx_applies(a.opname))
+		a.annotation = annidx_lookup(ps->ann, nd);
 	memset(row, 0, sizeof(*row));
 	row->uid = uid;
 	row_kernels(ps, uid, bwd, row);
@@ -329,6 +334,7 @@ struct perfsheet *perfsheet_new(struct perfreport *pr, const struct arch *arch)
 	ps->tp = pr->tp;
 	ps->ns = pr->tp->ns;
 	ps->arch = arch;
+	ps->ann = annidx_new(ps->ns);
 	index_bwd(ps);
 	/* sheets in op-table order, as TraceLens's dict of sheet categories */
 	for (size_t i = 0; i < opdb_count(db); i++) {
@@ -377,6 +383,7 @@ void perfsheet_free(struct perfsheet *ps)
 	free(ps->boff);
 	free(ps->bl);
 	free(ps->sheet);
+	annidx_free(ps->ann);
 	free(ps);
 }
 

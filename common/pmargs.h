@@ -36,6 +36,7 @@ struct pm_ctx {
 	struct pm_in in;
 	const char *opts;	/* the ops.tsv options field */
 	const char *name;	/* op name */
+	const char *annotation;	/* pm_args.annotation */
 	const char *const *kernels;
 	size_t nkernels;
 	int bwd;
@@ -94,5 +95,8 @@ void pmk_reduce(struct pm_ctx *c);
 void pmk_norm(struct pm_ctx *c);
 void pmk_operand_sum(struct pm_ctx *c);
 void pmk_expr(struct pm_ctx *c);
+/* pmkind_attn.c */
+void pmk_infer_attn(struct pm_ctx *c);
+void pmk_triton(struct pm_ctx *c);
 
 #endif

@@ -278,9 +278,27 @@ const char *treeperf_category(const struct treeperf *tp, uint32_t uid)
 	return opdb_categorize(tp->db, name_of(tp, uid), NULL);
 }
 
+/* TritonCompiledPerfModel.can_model(): non-empty Input Dims, Input type
+ * and Concrete Inputs (spec perfmodel §1.1, §3.10) */
+static int triton_can_model(const struct treeperf *tp, uint32_t uid)
+{
+	const struct node *n = &tp->ns->node[uid];
+	const uint32_t arg[3] = { n->dims, n->types, n->concrete };
+
+	for (int i = 0; i < 3; i++) {
+		const char *s = nodeset_str(tp->ns, arg[i]);
+		if (!*s || !strcmp(s, "[]"))
+			return 0;
+	}
+	return 1;
+}
+
 int treeperf_has_perf_model(const struct treeperf *tp, uint32_t uid)
 {
 	const struct opdb_entry *e = opdb_lookup(tp->db, name_of(tp, uid));
+
+	if (e && !strcmp(e->kind, "triton"))
+		return triton_can_model(tp, uid);
 	return e && strcmp(e->kind, "none");
 }
 

@@ -21,7 +21,7 @@ static void eval_line(const struct opdb *db, char *line)
 	size_t nk = 0;
 	int nf = 0;
 	struct pm_result r;
-	struct pm_args a;
+	struct pm_args a = { 0 };
 	char fl[PY_FLOAT_MAX], by[PY_FLOAT_MAX];
 	static const char *const st[] = { "ok", "nomodel", "notimpl", "fail" };
 

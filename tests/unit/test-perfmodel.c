@@ -23,7 +23,8 @@ static struct pm_result r;
 static int run(const char *name, const char *dims, const char *types, const char *strides,
 	       const char *conc, int bwd, const char *kernel)
 {
-	struct pm_args a = { dims, types, strides, conc };
+	struct pm_args a = { .dims = dims, .types = types, .strides = strides,
+			      .concrete = conc };
 	const char *k[1] = { kernel };
 
 	pm_result_release(&r);
