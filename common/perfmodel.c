@@ -444,6 +444,7 @@ static const struct {
 	{ "norm", pmk_norm },
 	{ "operand_sum", pmk_operand_sum },
 	{ "expr", pmk_expr },
+	{ "moe", pmk_moe },
 };
 
 static void set_status(struct pm_result *r, enum pm_status st, const char *why)

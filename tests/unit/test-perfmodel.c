@@ -425,6 +425,75 @@ static void test_expr(void)
 	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
 }
 
+#define BF "\"c10::BFloat16\""
+#define F8 "\"c10::Float8_e4m3fnuz\""
+
+static void test_moe(void)
+{
+	/* fused 1-stage, int4-packed fp4 weights: war = 8 // 4 = 2, inter =
+	 * 8·2 = 16, gated (32 == 2·16); M=2 K=8 N=16 E=4 topk=2;
+	 * E_active = 4·(1 − (2/4)²) = 3;
+	 * flops 2·2·8·16·2·2 + 2·2·8·16·2 + 2·8·(2·2−1) = 2048+1024+48;
+	 * bytes 2·8·2 + 3·16·8·0.5·2 + 3·16·8·0.5 + 2·8·2 = 32+384+192+32 */
+	run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]",
+	    "[" BF ",\"c10::Float4_e2m1fn_x2\",\"c10::Float4_e2m1fn_x2\",\"int\"]", "", "", 0, NULL);
+	metrics("moe fused 1-stage", 3120, 640, "matrix_bf16");
+	tap_str(param("inter_dim"), "16", "moe fused inter_dim unpacked");
+	tap_str(param("gated"), "True", "moe fused gated");
+	tap_str(param("weight_dtype"), "c10::Float4_e2m1fn_x2", "moe fused weight_dtype");
+	tap_str(param("output_dtype"), "(absent)", "moe fused has no output_dtype");
+	tap_str(r.param[0].key, "num_tokens", "moe params start with num_tokens");
+	/* blockscale: in D1 [4,8], w1 [2,16,8], w2 [2,8,8], topk C[8] = 2;
+	 * fp8 in/weights (1 byte), bf16 out; E_active = 2;
+	 * flops 2·4·8·8·2·2 + 2·4·8·8·2 + 4·8·3 = 2048+1024+96;
+	 * bytes 4·8·1 + 2·8·8·1·2 + 2·8·8·1 + 4·8·2 = 32+256+128+64 */
+	run("aiter::fmoe_fp8_blockscale_g1u1", "[[4,8],[4,8],[2,16,8],[2,8,8]]",
+	    "[" BF "," F8 "," F8 "," F8 "]", "",
+	    "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"2\"]", 0, NULL);
+	metrics("moe blockscale", 3168, 480, "matrix_fp8");
+	tap_str(param("output_dtype"), "c10::BFloat16", "moe blockscale output_dtype");
+	tap_ok(run("aiter::fmoe_g1u1", "[[4,8],[4,8],[2,16,8],[2,8,8]]", "[" BF "," BF "," BF "," BF "]",
+		   "", "[\"\",\"\"]", 0, NULL) == PM_FAIL, "moe blockscale without topk fails");
+	/* cktile up: M=4 K=8 E=4 topk=2 N=16 gated; E_active = 4·(1 − 1/16) = 3.75;
+	 * flops 2·4·8·16·2·2; bytes 4·8·2 + 3.75·2·8·16·2 + 4·16·2·2 = 64+1920+256 */
+	run("aiter::moe_cktile2stages_gemm1_ck", "[[4,8],[4,32,8],[4,2,16]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe cktile up", 4096, 2240, "matrix_bf16");
+	/* ck stage1, same shapes through w2 [4,8,16] and topk ids D6 */
+	run("aiter::ck_moe_stage1", "[[4,8],[4,32,8],[4,8,16],[],[],[],[4,2]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe ck stage1", 4096, 2240, "matrix_bf16");
+	tap_str(param("output_dtype"), "(absent)", "moe ck stage1 has no output_dtype");
+	/* down: flops 2·4·16·8·2 = 2048; bytes 4·16·2·2 + 3.75·16·8·2 + 4·8·2 = 256+960+64 */
+	run("aiter::moe_cktile2stages_gemm2_ck", "[[4,2,16],[4,8,16],[4,8]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe cktile down", 2048, 1280, "matrix_bf16");
+	tap_str(param("gated"), "(absent)", "moe cktile down has no gated");
+	run("aiter::ck_moe_stage2", "[[4,2,16],[],[4,8,16]]", "[" BF ",\"\"," BF "]", "", "", 0, NULL);
+	metrics("moe ck stage2", 2048, 1280, "matrix_bf16");
+	tap_str(param("weight_dtype"), "c10::BFloat16", "moe ck stage2 weight dtype from T2");
+	/* flydsl stage2, fused layout, E=2 → E_active 2:
+	 * bytes 4·16·2·2 + 2·16·8·2 + 4·8·2 = 256+512+64 */
+	run("pseudo_op::moe_flydsl_stage2", "[[4,8],[2,32,8],[2,8,16],[4,2]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe flydsl stage2", 2048, 832, "matrix_bf16");
+	tap_str(param("gated"), "True", "moe flydsl stage2 keeps gated");
+	/* triton invoke: E=4 N=32 K=16, tokens 8 topk 2 → m_work 16;
+	 * E_active = 4·(1 − (1/2)^8) = 3.984375; flops 2·16·32·16 = 16384;
+	 * bytes 16·16·2 + 3.984375·32·16·2 + 16·32·2 = 512+4080+1024 */
+	run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+	    "[[8,16],[4,32,16],[8,2,32],[],[],[],[],[],[8,2]]", "[" BF "," BF "," BF "]", "", "", 0, NULL);
+	metrics("moe triton invoke", 16384, 5616, "matrix_bf16");
+	tap_str(param("m_work"), "16", "moe triton invoke m_work");
+	tap_str(param("output_dtype"), "c10::BFloat16", "moe triton invoke output dtype falls back to T0");
+	tap_ok(run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", "[[8,16],[4,32,16]]",
+		   "[]", "", "", 0, NULL) == PM_FAIL, "moe triton invoke with < 9 dims fails");
+	tap_ok(run("pseudo_op::moe_triton_unfused_up", "[[8,16],[4,32,16]]", "[" BF "]", "", "", 0, NULL) ==
+	       PM_NOMODEL, "moe triton unfused needs injected MoE topk: no model");
+	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]", "[]", "", "", 1,
+		   NULL) == PM_FAIL, "moe has no backward");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -457,6 +526,7 @@ int main(int argc, char **argv)
 	test_elementwise();
 	test_reduce_norm();
 	test_expr();
+	test_moe();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);

@@ -1,0 +1,312 @@
+/*
+ * The moe kind: TraceLens's MoE extension models
+ * (EXT/moe_perf_model_extensions.py; spec tracelens-perfmodel.md §3.11).
+ * Kept apart from pmkind.c so the MoE family can grow on its own.
+ *
+ * Every class reads tokens (M), hidden (K), intermediate (N), experts (E),
+ * topk and gated from its own argument layout, then one of three formula
+ * sets applies: fused (both GEMMs), up (gate+up GEMM) or down.  Weight
+ * traffic counts only the experts a uniform routing is expected to touch,
+ * E_active = E·(1 − ((E−topk)/E)^M).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "pmargs.h"
+#include "banned.h"
+
+struct moe {
+	int64_t M, K, N, E, topk;
+	int gated;
+	int has_gated;		/* "gated" is a param of this class */
+	int has_out;		/* "output_dtype" is a param of this class */
+	const char *ti, *tw, *to;
+	double bi, bw, bo;
+};
+
+static int is(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* The MoE models' own case-sensitive DTYPE_TO_BYTES; def when absent. */
+static double moe_bpe(const char *t, double def)
+{
+	static const struct {
+		const char *name;
+		double b;
+	} tab[] = {
+		{ "Float8_e4m3fn", 1 }, { "Float8_e4m3fnuz", 1 }, { "Float8_e5m2", 1 },
+		{ "Float8_e5m2fnuz", 1 }, { "FP8", 1 }, { "c10::Float8_e4m3fn", 1 },
+		{ "c10::Float8_e4m3fnuz", 1 }, { "FP4", 0.5 }, { "c10::Float4_e2m1fn_x2", 0.5 },
+		{ "BFloat16", 2 }, { "Float16", 2 }, { "Half", 2 }, { "c10::BFloat16", 2 },
+		{ "c10::Half", 2 }, { "Float32", 4 }, { "Float", 4 }, { "c10::Float", 4 },
+	};
+
+	for (size_t i = 0; t && i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(tab[i].name, t))
+			return tab[i].b;
+	return def;
+}
+
+static const char *type_at(struct pm_ctx *c, int i)
+{
+	return i < c->in.ntypes ? c->in.types[i] : NULL;
+}
+
+static void dtypes(struct pm_ctx *c, struct moe *m, int in, int w, int out)
+{
+	m->ti = type_at(c, in);
+	m->tw = type_at(c, w);
+	m->to = out >= 0 ? type_at(c, out) : NULL;
+	m->bi = moe_bpe(m->ti, 2);
+	m->bw = moe_bpe(m->tw, 1);
+	m->bo = out >= 0 ? moe_bpe(m->to, m->bi) : m->bi;
+}
+
+/*
+ * aiter fused 1-stage (and the flydsl stages, same layout):
+ * D0 [tokens, hidden], D1 w1 [E, inter·(g+1), hidden/pack],
+ * D2 w2 [E, hidden, inter/pack], D3 topk ids [tokens, topk].
+ * Packed int4 weights shrink the last dim; hidden // D1[-1] undoes it.
+ */
+static void layout_fused1(struct pm_ctx *c, struct moe *m)
+{
+	int64_t last = pm_Dj(c, 1, -1), war;
+
+	m->M = pm_Dj(c, 0, 0);
+	m->K = pm_Dj(c, 0, 1);
+	m->E = pm_Dj(c, 1, 0);
+	m->N = pm_Dj(c, 2, 2);
+	m->topk = pm_Dj(c, 3, 1);
+	if (pm_failed(c))
+		return;
+	if (last == 0) {
+		pm_fail(c, PM_FAIL, "integer division by zero");
+		return;
+	}
+	war = m->K / last;
+	m->N *= war;
+	m->gated = pm_Dj(c, 1, 1) == 2 * m->N;
+	m->has_gated = 1;
+	dtypes(c, m, 0, 1, -1);
+}
+
+/* Python's int() of a Concrete Input; fails on anything else. */
+static int64_t conc_int(struct pm_ctx *c, int i)
+{
+	const char *s = pm_C(c, i);
+	long long v = 0;
+	int n = 0;
+
+	if (!s || sscanf(s, " %lld %n", &v, &n) != 1 || s[n])
+		pm_fail(c, PM_FAIL, "invalid literal for int()");
+	return v;
+}
+
+/* fmoe_fp8_blockscale_g1u1 / fmoe_g1u1: D0 out, D1 input, D2 w1, D3 w2,
+ * topk in Concrete Inputs[8]; dtypes out T0, in T1, w T2. */
+static void layout_blockscale(struct pm_ctx *c, struct moe *m)
+{
+	m->M = pm_Dj(c, 1, 0);
+	m->K = pm_Dj(c, 1, 1);
+	m->E = pm_Dj(c, 2, 0);
+	m->N = pm_Dj(c, 3, 2);
+	m->topk = conc_int(c, 8);
+	m->gated = pm_Dj(c, 2, 1) == 2 * m->N;
+	m->has_gated = 1;
+	m->has_out = 1;
+	dtypes(c, m, 1, 2, 0);
+}
+
+/* cktile 2-stage gemm1: D0 [tokens, hidden], D1 w [E, inter·(g+1), ...],
+ * D2 [tokens, topk, inter]; dtypes T0..T2. */
+static void layout_cktile_up(struct pm_ctx *c, struct moe *m)
+{
+	m->M = pm_Dj(c, 0, 0);
+	m->K = pm_Dj(c, 0, 1);
+	m->E = pm_Dj(c, 1, 0);
+	m->topk = pm_Dj(c, 2, 1);
+	m->N = pm_Dj(c, 2, 2);
+	m->gated = pm_Dj(c, 1, 1) == 2 * m->N;
+	m->has_gated = 1;
+	m->has_out = 1;
+	dtypes(c, m, 0, 1, 2);
+}
+
+/* cktile gemm2: D0 [tokens, topk, inter], D1 w [E, hidden, ...] */
+static void layout_cktile_down(struct pm_ctx *c, struct moe *m)
+{
+	m->M = pm_Dj(c, 0, 0);
+	m->topk = pm_Dj(c, 0, 1);
+	m->N = pm_Dj(c, 0, 2);
+	m->E = pm_Dj(c, 1, 0);
+	m->K = pm_Dj(c, 1, 1);
+	m->has_out = 1;
+	dtypes(c, m, 0, 1, 2);
+}
+
+/* ck_moe_stage1: D0 [tokens, hidden], D1 w1, D2 w2 [E, hidden, inter/pack],
+ * D6 [tokens, topk]. */
+static void layout_ck1(struct pm_ctx *c, struct moe *m)
+{
+	int64_t last = pm_Dj(c, 1, -1);
+
+	m->M = pm_Dj(c, 0, 0);
+	m->E = pm_Dj(c, 2, 0);
+	m->K = pm_Dj(c, 2, 1);
+	m->N = pm_Dj(c, 2, 2);
+	m->topk = pm_Dj(c, 6, 1);
+	if (pm_failed(c))
+		return;
+	if (last == 0) {
+		pm_fail(c, PM_FAIL, "integer division by zero");
+		return;
+	}
+	m->N *= m->K / last;
+	m->gated = pm_Dj(c, 1, 1) == 2 * m->N;
+	m->has_gated = 1;
+	dtypes(c, m, 0, 1, -1);
+}
+
+/* ck_moe_stage2: D0 [tokens, topk, inter], D2 w2 [E, hidden, ...]; weight T2 */
+static void layout_ck2(struct pm_ctx *c, struct moe *m)
+{
+	m->M = pm_Dj(c, 0, 0);
+	m->topk = pm_Dj(c, 0, 1);
+	m->N = pm_Dj(c, 0, 2);
+	m->E = pm_Dj(c, 2, 0);
+	m->K = pm_Dj(c, 2, 1);
+	dtypes(c, m, 0, 2, -1);
+}
+
+static double e_active(const struct moe *m)
+{
+	double E = (double)m->E;
+
+	if (E <= 0)
+		return 0;
+	return E * (1 - pow((E - (double)m->topk) / E, (double)m->M));
+}
+
+static void moe_params(struct pm_ctx *c, const struct moe *m)
+{
+	pm_p_int(c, "num_tokens", m->M);
+	pm_p_int(c, "hidden_dim", m->K);
+	pm_p_int(c, "inter_dim", m->N);
+	pm_p_int(c, "num_experts", m->E);
+	pm_p_int(c, "topk", m->topk);
+	if (m->has_gated)
+		pm_p_bool(c, "gated", m->gated);
+	pm_p_str(c, "input_dtype", m->ti);
+	pm_p_str(c, "weight_dtype", m->tw);
+	if (m->has_out)
+		pm_p_str(c, "output_dtype", m->to);
+}
+
+/* stage: 'f' fused, 'u' up, 'd' down */
+static void moe_metrics(struct pm_ctx *c, const struct moe *m, int stage)
+{
+	double M = (double)m->M, K = (double)m->K, N = (double)m->N, k = (double)m->topk;
+	double g = m->gated ? 2 : 1, ea = e_active(m), f, y;
+
+	if (stage == 'f') {
+		f = 2 * M * K * N * k * g + 2 * M * K * N * k + M * K * (2 * k - 1);
+		y = M * K * m->bi + ea * N * K * m->bw * g + ea * N * K * m->bw + M * K * m->bo;
+	} else if (stage == 'u') {
+		f = 2 * M * K * N * k * g;
+		y = M * K * m->bi + ea * g * K * N * m->bw + M * N * k * m->bo;
+	} else {
+		f = 2 * M * N * K * k;
+		y = M * N * k * m->bi + ea * N * K * m->bw + M * K * m->bo;
+	}
+	pm_set(c, f, y);
+}
+
+/* sglang invoke_fused_moe_kernel: D1 w [E, N, K], D8 [tokens, topk];
+ * one grouped GEMM over tokens·topk rows. */
+static void moe_triton_invoke(struct pm_ctx *c)
+{
+	struct moe m = { 0 };
+	double Mw, ea;
+
+	if (c->in.ndims < 9)
+		return (void)pm_fail(c, PM_FAIL, "invoke_fused_moe_kernel needs 9 input dims");
+	m.E = pm_Dj(c, 1, 0);
+	m.N = pm_Dj(c, 1, 1);
+	m.K = pm_Dj(c, 1, 2);
+	m.M = pm_Dj(c, 8, 0);
+	m.topk = pm_Dj(c, 8, 1);
+	m.ti = type_at(c, 0);
+	m.tw = type_at(c, 1);
+	m.to = type_at(c, 3) && *type_at(c, 3) ? type_at(c, 3) : m.ti;
+	m.bi = moe_bpe(m.ti, 2);
+	m.bw = moe_bpe(m.tw, 1);
+	m.bo = moe_bpe(m.to, m.bi);
+	if (pm_failed(c))
+		return;
+	Mw = (double)m.M * (double)m.topk;
+	ea = e_active(&m);
+	pm_p_int(c, "m_work", m.M * m.topk);
+	pm_p_int(c, "num_tokens", m.M);
+	pm_p_int(c, "topk", m.topk);
+	pm_p_int(c, "N", m.N);
+	pm_p_int(c, "K", m.K);
+	pm_p_int(c, "num_experts", m.E);
+	pm_p_str(c, "input_dtype", m.ti);
+	pm_p_str(c, "weight_dtype", m.tw);
+	pm_p_str(c, "output_dtype", m.to);
+	pm_set(c, 2 * Mw * (double)m.N * (double)m.K,
+	       Mw * (double)m.K * m.bi + ea * (double)m.N * (double)m.K * m.bw + Mw * (double)m.N * m.bo);
+	pm_spec(c, "matrix", dtype_precision(m.ti));
+}
+
+static const struct {
+	const char *cls;
+	void (*layout)(struct pm_ctx *, struct moe *);
+	int stage;
+} classes[] = {
+	{ "moe_aiter_fused_1stage", layout_fused1, 'f' },
+	{ "moe_aiter_fused_blockscale", layout_blockscale, 'f' },
+	{ "moe_aiter_unfused_up", layout_cktile_up, 'u' },
+	{ "moe_aiter_unfused_down", layout_cktile_down, 'd' },
+	{ "moe_aiter_ck_stage1", layout_ck1, 'u' },
+	{ "moe_aiter_ck_stage2", layout_ck2, 'd' },
+	{ "moe_flydsl_stage1", layout_fused1, 'u' },
+	{ "moe_flydsl_stage2", layout_fused1, 'd' },
+};
+
+void pmk_moe(struct pm_ctx *c)
+{
+	char cls[64];
+	struct moe m = { 0 };
+	const char *prec;
+
+	if (c->bwd)	/* the MoE classes define no backward formulas */
+		return (void)pm_fail(c, PM_FAIL, "MoE backward is not defined");
+	if (!pm_opt(c, "class", cls, sizeof(cls)))
+		return (void)pm_fail(c, PM_NOMODEL, "MoE model without class=");
+	if (is(cls, "moe_triton_invoke_grouped_gemm"))
+		return moe_triton_invoke(c);
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		if (strcmp(classes[i].cls, cls))
+			continue;
+		classes[i].layout(c, &m);
+		if (pm_failed(c))
+			return;
+		moe_params(c, &m);
+		moe_metrics(c, &m, classes[i].stage);
+		prec = dtype_precision(m.ti);
+		/* blockscale: TraceLens names fp8 for its fp8/bf16 shorthands */
+		if (is(cls, "moe_aiter_fused_blockscale") && (is(m.ti, "fp8") || is(m.ti, "bf16")))
+			prec = "fp8";
+		pm_spec(c, "matrix", prec);
+		return;
+	}
+	/* triton unfused up/down and GPTQ/AWQ read topk and gated from
+	 * "MoE topk"/"MoE GEMM gated", args only TraceLens's pseudo-op
+	 * injection adds; a plain trace and tl's event stream lack them */
+	pm_fail(c, PM_NOMODEL, "MoE model needs pseudo-op arguments, not implemented in tl");
+}
