@@ -51,6 +51,38 @@ static double moe_bpe(const char *t, double def)
 	return def;
 }
 
+/* A shape product back to an integer; absurd values fail instead of
+ * overflowing (Python ints do not overflow, but no trace has them). */
+static int64_t mul(struct pm_ctx *c, int64_t a, int64_t b)
+{
+	double v = (double)a * (double)b;
+
+	if (!(v > -9.2e18 && v < 9.2e18))
+		return pm_fail(c, PM_FAIL, "shape value out of range");
+	return a * b;
+}
+
+/* Python's a // b (floor division); b == 0 raises ZeroDivisionError. */
+static int64_t floordiv(struct pm_ctx *c, int64_t a, int64_t b)
+{
+	int64_t q;
+
+	if (b == 0)
+		return pm_fail(c, PM_FAIL, "integer division by zero");
+	if (b == -1)
+		return mul(c, a, -1);
+	q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+/* "gated": the first weight holds gate and up, 2·inter rows */
+static int is_gated(struct pm_ctx *c, int w, int64_t inter)
+{
+	return (double)pm_Dj(c, w, 1) == 2.0 * (double)inter;
+}
+
 static const char *type_at(struct pm_ctx *c, int i)
 {
 	return i < c->in.ntypes ? c->in.types[i] : NULL;
@@ -74,7 +106,7 @@ static void dtypes(struct pm_ctx *c, struct moe *m, int in, int w, int out)
  */
 static void layout_fused1(struct pm_ctx *c, struct moe *m)
 {
-	int64_t last = pm_Dj(c, 1, -1), war;
+	int64_t last = pm_Dj(c, 1, -1);
 
 	m->M = pm_Dj(c, 0, 0);
 	m->K = pm_Dj(c, 0, 1);
@@ -83,13 +115,8 @@ static void layout_fused1(struct pm_ctx *c, struct moe *m)
 	m->topk = pm_Dj(c, 3, 1);
 	if (pm_failed(c))
 		return;
-	if (last == 0) {
-		pm_fail(c, PM_FAIL, "integer division by zero");
-		return;
-	}
-	war = m->K / last;
-	m->N *= war;
-	m->gated = pm_Dj(c, 1, 1) == 2 * m->N;
+	m->N = mul(c, m->N, floordiv(c, m->K, last));
+	m->gated = is_gated(c, 1, m->N);
 	m->has_gated = 1;
 	dtypes(c, m, 0, 1, -1);
 }
@@ -115,7 +142,7 @@ static void layout_blockscale(struct pm_ctx *c, struct moe *m)
 	m->E = pm_Dj(c, 2, 0);
 	m->N = pm_Dj(c, 3, 2);
 	m->topk = conc_int(c, 8);
-	m->gated = pm_Dj(c, 2, 1) == 2 * m->N;
+	m->gated = is_gated(c, 2, m->N);
 	m->has_gated = 1;
 	m->has_out = 1;
 	dtypes(c, m, 1, 2, 0);
@@ -130,7 +157,7 @@ static void layout_cktile_up(struct pm_ctx *c, struct moe *m)
 	m->E = pm_Dj(c, 1, 0);
 	m->topk = pm_Dj(c, 2, 1);
 	m->N = pm_Dj(c, 2, 2);
-	m->gated = pm_Dj(c, 1, 1) == 2 * m->N;
+	m->gated = is_gated(c, 1, m->N);
 	m->has_gated = 1;
 	m->has_out = 1;
 	dtypes(c, m, 0, 1, 2);
@@ -161,12 +188,8 @@ static void layout_ck1(struct pm_ctx *c, struct moe *m)
 	m->topk = pm_Dj(c, 6, 1);
 	if (pm_failed(c))
 		return;
-	if (last == 0) {
-		pm_fail(c, PM_FAIL, "integer division by zero");
-		return;
-	}
-	m->N *= m->K / last;
-	m->gated = pm_Dj(c, 1, 1) == 2 * m->N;
+	m->N = mul(c, m->N, floordiv(c, m->K, last));
+	m->gated = is_gated(c, 1, m->N);
 	m->has_gated = 1;
 	dtypes(c, m, 0, 1, -1);
 }
@@ -249,7 +272,7 @@ static void moe_triton_invoke(struct pm_ctx *c)
 		return;
 	Mw = (double)m.M * (double)m.topk;
 	ea = e_active(&m);
-	pm_p_int(c, "m_work", m.M * m.topk);
+	pm_p_int(c, "m_work", mul(c, m.M, m.topk));
 	pm_p_int(c, "num_tokens", m.M);
 	pm_p_int(c, "topk", m.topk);
 	pm_p_int(c, "N", m.N);

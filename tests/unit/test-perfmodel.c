@@ -492,6 +492,8 @@ static void test_moe(void)
 	       PM_NOMODEL, "moe triton unfused needs injected MoE topk: no model");
 	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]", "[]", "", "", 1,
 		   NULL) == PM_FAIL, "moe has no backward");
+	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,0],[4,8,8],[2,2]]", "[]", "", "", 0,
+		   NULL) == PM_FAIL, "moe packed dim 0: hidden // 0 fails");
 }
 
 static void test_failures(void)
