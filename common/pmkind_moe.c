@@ -83,42 +83,33 @@ static int is_gated(struct pm_ctx *c, int w, int64_t inter)
 	return (double)pm_Dj(c, w, 1) == 2.0 * (double)inter;
 }
 
+/* an optional Input type: NULL when absent */
 static const char *type_at(struct pm_ctx *c, int i)
 {
 	return i < c->in.ntypes ? c->in.types[i] : NULL;
 }
 
-static void dtypes(struct pm_ctx *c, struct moe *m, int in, int w, int out)
+/* Python's "a, b, c = shape" unpacking: D[i] must have exactly n dims. */
+static int rank(struct pm_ctx *c, int i, int n)
 {
-	m->ti = type_at(c, in);
-	m->tw = type_at(c, w);
-	m->to = out >= 0 ? type_at(c, out) : NULL;
-	m->bi = moe_bpe(m->ti, 2);
-	m->bw = moe_bpe(m->tw, 1);
-	m->bo = out >= 0 ? moe_bpe(m->to, m->bi) : m->bi;
+	const struct pm_val *v = pm_D(c, i);
+
+	if (pm_failed(c))
+		return 0;
+	if (!v->flat || v->n != n)
+		return pm_fail(c, PM_FAIL, "wrong number of values to unpack");
+	return 1;
 }
 
-/*
- * aiter fused 1-stage (and the flydsl stages, same layout):
- * D0 [tokens, hidden], D1 w1 [E, inter·(g+1), hidden/pack],
- * D2 w2 [E, hidden, inter/pack], D3 topk ids [tokens, topk].
- * Packed int4 weights shrink the last dim; hidden // D1[-1] undoes it.
- */
-static void layout_fused1(struct pm_ctx *c, struct moe *m)
+/* Required Input types (IndexError when absent); bpe defaults per class. */
+static void dtypes(struct pm_ctx *c, struct moe *m, int in, int w, int out, double bodef)
 {
-	int64_t last = pm_Dj(c, 1, -1);
-
-	m->M = pm_Dj(c, 0, 0);
-	m->K = pm_Dj(c, 0, 1);
-	m->E = pm_Dj(c, 1, 0);
-	m->N = pm_Dj(c, 2, 2);
-	m->topk = pm_Dj(c, 3, 1);
-	if (pm_failed(c))
-		return;
-	m->N = mul(c, m->N, floordiv(c, m->K, last));
-	m->gated = is_gated(c, 1, m->N);
-	m->has_gated = 1;
-	dtypes(c, m, 0, 1, -1);
+	m->ti = pm_T(c, in);
+	m->tw = pm_T(c, w);
+	m->to = out >= 0 ? pm_T(c, out) : NULL;
+	m->bi = moe_bpe(m->ti, 2);
+	m->bw = moe_bpe(m->tw, 1);
+	m->bo = out >= 0 ? moe_bpe(m->to, bodef) : m->bi;
 }
 
 /* Python's int() of a Concrete Input; fails on anything else. */
@@ -133,25 +124,57 @@ static int64_t conc_int(struct pm_ctx *c, int i)
 	return v;
 }
 
+/*
+ * Hidden and inter from the second weight w2 [E, hidden, inter/pack];
+ * packed int4/fp4 weights shrink w1's last dim, and hidden // w1[-1]
+ * undoes the packing of inter.
+ */
+static void from_w2(struct pm_ctx *c, struct moe *m, int w1, int w2)
+{
+	if (!rank(c, w1, 3) || !rank(c, w2, 3))
+		return;
+	m->E = pm_Dj(c, w1, 0);
+	m->K = pm_Dj(c, w2, 1);
+	m->N = mul(c, pm_Dj(c, w2, 2), floordiv(c, m->K, pm_Dj(c, w1, -1)));
+	m->gated = is_gated(c, w1, m->N);
+	m->has_gated = 1;
+}
+
+/*
+ * aiter fused 1-stage (and the flydsl stages, same layout):
+ * D0 [tokens, hidden], D1 w1 [E, inter·(g+1), hidden/pack],
+ * D2 w2 [E, hidden, inter/pack], D3 topk weights [tokens, topk].
+ */
+static void layout_fused1(struct pm_ctx *c, struct moe *m)
+{
+	from_w2(c, m, 1, 2);
+	m->M = pm_Dj(c, 0, 0);
+	m->topk = pm_Dj(c, 3, 1);
+	dtypes(c, m, 0, 1, -1, 0);
+}
+
 /* fmoe_fp8_blockscale_g1u1 / fmoe_g1u1: D0 out, D1 input, D2 w1, D3 w2,
  * topk in Concrete Inputs[8]; dtypes out T0, in T1, w T2. */
 static void layout_blockscale(struct pm_ctx *c, struct moe *m)
 {
-	m->M = pm_Dj(c, 1, 0);
-	m->K = pm_Dj(c, 1, 1);
-	m->E = pm_Dj(c, 2, 0);
-	m->N = pm_Dj(c, 3, 2);
+	from_w2(c, m, 2, 3);
+	m->M = pm_Dj(c, 0, 0);
+	if (pm_failed(c))
+		return;
+	if (c->in.nconc <= 8 || !c->in.conc[8] || !*c->in.conc[8])
+		return (void)pm_fail(c, PM_FAIL, "cannot extract topk: Concrete Inputs[8] missing or empty");
 	m->topk = conc_int(c, 8);
-	m->gated = is_gated(c, 2, m->N);
-	m->has_gated = 1;
 	m->has_out = 1;
-	dtypes(c, m, 1, 2, 0);
+	dtypes(c, m, 1, 2, 0, 2);
+	m->bi = moe_bpe(m->ti, 1);	/* this class defaults its input to fp8 */
 }
 
 /* cktile 2-stage gemm1: D0 [tokens, hidden], D1 w [E, inter·(g+1), ...],
  * D2 [tokens, topk, inter]; dtypes T0..T2. */
 static void layout_cktile_up(struct pm_ctx *c, struct moe *m)
 {
+	if (!rank(c, 0, 2) || !rank(c, 1, 3) || !rank(c, 2, 3))
+		return;
 	m->M = pm_Dj(c, 0, 0);
 	m->K = pm_Dj(c, 0, 1);
 	m->E = pm_Dj(c, 1, 0);
@@ -160,57 +183,60 @@ static void layout_cktile_up(struct pm_ctx *c, struct moe *m)
 	m->gated = is_gated(c, 1, m->N);
 	m->has_gated = 1;
 	m->has_out = 1;
-	dtypes(c, m, 0, 1, 2);
+	dtypes(c, m, 0, 1, 2, 2);
 }
 
 /* cktile gemm2: D0 [tokens, topk, inter], D1 w [E, hidden, ...] */
 static void layout_cktile_down(struct pm_ctx *c, struct moe *m)
 {
+	if (!rank(c, 0, 3) || !rank(c, 1, 3))
+		return;
 	m->M = pm_Dj(c, 0, 0);
 	m->topk = pm_Dj(c, 0, 1);
 	m->N = pm_Dj(c, 0, 2);
 	m->E = pm_Dj(c, 1, 0);
 	m->K = pm_Dj(c, 1, 1);
 	m->has_out = 1;
-	dtypes(c, m, 0, 1, 2);
+	dtypes(c, m, 0, 1, 2, 2);
 }
 
-/* ck_moe_stage1: D0 [tokens, hidden], D1 w1, D2 w2 [E, hidden, inter/pack],
- * D6 [tokens, topk]. */
+/* ck_moe_stage1: D0 [tokens, ...], D1 w1, D2 w2, D6 [tokens, topk, inter] */
 static void layout_ck1(struct pm_ctx *c, struct moe *m)
 {
-	int64_t last = pm_Dj(c, 1, -1);
-
-	m->M = pm_Dj(c, 0, 0);
+	from_w2(c, m, 1, 2);
 	m->E = pm_Dj(c, 2, 0);
-	m->K = pm_Dj(c, 2, 1);
-	m->N = pm_Dj(c, 2, 2);
+	m->M = pm_Dj(c, 0, 0);
 	m->topk = pm_Dj(c, 6, 1);
-	if (pm_failed(c))
-		return;
-	m->N = mul(c, m->N, floordiv(c, m->K, last));
-	m->gated = is_gated(c, 1, m->N);
-	m->has_gated = 1;
-	dtypes(c, m, 0, 1, -1);
+	dtypes(c, m, 0, 1, -1, 0);
 }
 
-/* ck_moe_stage2: D0 [tokens, topk, inter], D2 w2 [E, hidden, ...]; weight T2 */
+/* ck_moe_stage2: D0 [tokens, topk, inter/pack], D1 w1 (may be empty),
+ * D2 w2 [E, hidden, ...]; weight dtype T2 */
 static void layout_ck2(struct pm_ctx *c, struct moe *m)
 {
+	const struct pm_val *w1;
+
+	if (!rank(c, 0, 3) || !rank(c, 2, 3))
+		return;
+	w1 = pm_D(c, 1);
 	m->M = pm_Dj(c, 0, 0);
 	m->topk = pm_Dj(c, 0, 1);
-	m->N = pm_Dj(c, 0, 2);
 	m->E = pm_Dj(c, 2, 0);
 	m->K = pm_Dj(c, 2, 1);
-	dtypes(c, m, 0, 2, -1);
+	m->N = pm_Dj(c, 0, 2);
+	if (!pm_failed(c) && w1->n > 0)
+		m->N = mul(c, m->N, floordiv(c, m->K, pm_Dj(c, 1, -1)));
+	dtypes(c, m, 0, 2, -1, 0);
 }
 
-static double e_active(const struct moe *m)
+/* (E−topk)/E raises ZeroDivisionError for E = 0 except where a class
+ * guards it (zero_ok: Triton invoke) */
+static double e_active(struct pm_ctx *c, const struct moe *m, int zero_ok)
 {
 	double E = (double)m->E;
 
-	if (E <= 0)
-		return 0;
+	if (m->E == 0 || (zero_ok && E < 0))
+		return zero_ok ? 0 : pm_fail(c, PM_FAIL, "division by zero");
 	return E * (1 - pow((E - (double)m->topk) / E, (double)m->M));
 }
 
@@ -233,7 +259,7 @@ static void moe_params(struct pm_ctx *c, const struct moe *m)
 static void moe_metrics(struct pm_ctx *c, const struct moe *m, int stage)
 {
 	double M = (double)m->M, K = (double)m->K, N = (double)m->N, k = (double)m->topk;
-	double g = m->gated ? 2 : 1, ea = e_active(m), f, y;
+	double g = m->gated ? 2 : 1, ea = e_active(c, m, 0), f, y;
 
 	if (stage == 'f') {
 		f = 2 * M * K * N * k * g + 2 * M * K * N * k + M * K * (2 * k - 1);
@@ -257,6 +283,8 @@ static void moe_triton_invoke(struct pm_ctx *c)
 
 	if (c->in.ndims < 9)
 		return (void)pm_fail(c, PM_FAIL, "invoke_fused_moe_kernel needs 9 input dims");
+	if (!rank(c, 1, 3) || !rank(c, 8, 2))
+		return;
 	m.E = pm_Dj(c, 1, 0);
 	m.N = pm_Dj(c, 1, 1);
 	m.K = pm_Dj(c, 1, 2);
@@ -267,11 +295,11 @@ static void moe_triton_invoke(struct pm_ctx *c)
 	m.to = type_at(c, 3) && *type_at(c, 3) ? type_at(c, 3) : m.ti;
 	m.bi = moe_bpe(m.ti, 2);
 	m.bw = moe_bpe(m.tw, 1);
-	m.bo = moe_bpe(m.to, m.bi);
+	m.bo = moe_bpe(m.to, 2);
 	if (pm_failed(c))
 		return;
 	Mw = (double)m.M * (double)m.topk;
-	ea = e_active(&m);
+	ea = e_active(c, &m, 1);
 	pm_p_int(c, "m_work", mul(c, m.M, m.topk));
 	pm_p_int(c, "num_tokens", m.M);
 	pm_p_int(c, "topk", m.topk);
@@ -283,7 +311,8 @@ static void moe_triton_invoke(struct pm_ctx *c)
 	pm_p_str(c, "output_dtype", m.to);
 	pm_set(c, 2 * Mw * (double)m.N * (double)m.K,
 	       Mw * (double)m.K * m.bi + ea * (double)m.N * (double)m.K * m.bw + Mw * (double)m.N * m.bo);
-	pm_spec(c, "matrix", dtype_precision(m.ti));
+	/* activations are quantised to the weights' dtype before the MFMA */
+	pm_spec(c, "matrix", dtype_precision(m.tw));
 }
 
 static const struct {
@@ -307,8 +336,8 @@ void pmk_moe(struct pm_ctx *c)
 	struct moe m = { 0 };
 	const char *prec;
 
-	if (c->bwd)	/* the MoE classes define no backward formulas */
-		return (void)pm_fail(c, PM_FAIL, "MoE backward is not defined");
+	if (c->bwd)	/* the MoE classes raise NotImplementedError */
+		return (void)pm_fail(c, PM_NOTIMPL, "MoE backward is not defined");
 	if (!pm_opt(c, "class", cls, sizeof(cls)))
 		return (void)pm_fail(c, PM_NOMODEL, "MoE model without class=");
 	if (is(cls, "moe_triton_invoke_grouped_gemm"))
@@ -321,7 +350,8 @@ void pmk_moe(struct pm_ctx *c)
 			return;
 		moe_params(c, &m);
 		moe_metrics(c, &m, classes[i].stage);
-		prec = dtype_precision(m.ti);
+		/* flydsl runs fp4 MFMA: it rooflines against the weight dtype */
+		prec = dtype_precision(!strncmp(cls, "moe_flydsl", 10) ? m.tw : m.ti);
 		/* blockscale: TraceLens names fp8 for its fp8/bf16 shorthands */
 		if (is(cls, "moe_aiter_fused_blockscale") && (is(m.ti, "fp8") || is(m.ti, "bf16")))
 			prec = "fp8";

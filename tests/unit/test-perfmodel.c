@@ -470,20 +470,34 @@ static void test_moe(void)
 	metrics("moe cktile down", 2048, 1280, "matrix_bf16");
 	tap_str(param("gated"), "(absent)", "moe cktile down has no gated");
 	run("aiter::ck_moe_stage2", "[[4,2,16],[],[4,8,16]]", "[" BF ",\"\"," BF "]", "", "", 0, NULL);
-	metrics("moe ck stage2", 2048, 1280, "matrix_bf16");
-	tap_str(param("weight_dtype"), "c10::BFloat16", "moe ck stage2 weight dtype from T2");
+	metrics("moe ck stage2, no w1", 2048, 1280, "matrix_bf16");
+	/* packed: inter 8 · (hidden 8 // w1[-1] 4) = 16; fp4 weights from T2:
+	 * bytes 4·16·2·2 + 3.75·16·8·0.5 + 4·8·2 = 256+240+64 */
+	run("aiter::ck_moe_stage2", "[[4,2,8],[4,32,4],[4,8,8]]", "[" BF ",\"\",\"c10::Float4_e2m1fn_x2\"]",
+	    "", "", 0, NULL);
+	metrics("moe ck stage2 packed", 2048, 560, "matrix_bf16");
+	tap_str(param("inter_dim"), "16", "moe ck stage2 inter_dim unpacked");
+	tap_str(param("weight_dtype"), "c10::Float4_e2m1fn_x2", "moe ck stage2 weight dtype from T2");
 	/* flydsl stage2, fused layout, E=2 → E_active 2:
 	 * bytes 4·16·2·2 + 2·16·8·2 + 4·8·2 = 256+512+64 */
 	run("pseudo_op::moe_flydsl_stage2", "[[4,8],[2,32,8],[2,8,16],[4,2]]", "[" BF "," BF "," BF "]",
 	    "", "", 0, NULL);
 	metrics("moe flydsl stage2", 2048, 832, "matrix_bf16");
 	tap_str(param("gated"), "True", "moe flydsl stage2 keeps gated");
+	/* flydsl stage1 on the fused case above: up only, roofline on fp4
+	 * weights; bytes 2·8·2 + 3·2·8·16·0.5 + 2·16·2·2 = 32+384+128 */
+	run("pseudo_op::moe_flydsl_stage1", "[[2,8],[4,32,4],[4,8,8],[2,2]]",
+	    "[" BF ",\"c10::Float4_e2m1fn_x2\"]", "", "", 0, NULL);
+	metrics("moe flydsl stage1", 2048, 544, "matrix_fp4");
+	tap_ok(run("aiter::moe_cktile2stages_gemm1_ck", "[[4,8,1],[4,32,8],[4,2,16]]", "[" BF "," BF "," BF "]",
+		   "", "", 0, NULL) == PM_FAIL, "moe cktile up with a 3-D input fails to unpack");
 	/* triton invoke: E=4 N=32 K=16, tokens 8 topk 2 → m_work 16;
 	 * E_active = 4·(1 − (1/2)^8) = 3.984375; flops 2·16·32·16 = 16384;
-	 * bytes 16·16·2 + 3.984375·32·16·2 + 16·32·2 = 512+4080+1024 */
+	 * fp8 weights: bytes 16·16·2 + 3.984375·32·16·1 + 16·32·2 = 512+2040+1024;
+	 * precision from the weights */
 	run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
-	    "[[8,16],[4,32,16],[8,2,32],[],[],[],[],[],[8,2]]", "[" BF "," BF "," BF "]", "", "", 0, NULL);
-	metrics("moe triton invoke", 16384, 5616, "matrix_bf16");
+	    "[[8,16],[4,32,16],[8,2,32],[],[],[],[],[],[8,2]]", "[" BF "," F8 "," BF "]", "", "", 0, NULL);
+	metrics("moe triton invoke", 16384, 3576, "matrix_fp8");
 	tap_str(param("m_work"), "16", "moe triton invoke m_work");
 	tap_str(param("output_dtype"), "c10::BFloat16", "moe triton invoke output dtype falls back to T0");
 	tap_ok(run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", "[[8,16],[4,32,16]]",
@@ -491,7 +505,7 @@ static void test_moe(void)
 	tap_ok(run("pseudo_op::moe_triton_unfused_up", "[[8,16],[4,32,16]]", "[" BF "]", "", "", 0, NULL) ==
 	       PM_NOMODEL, "moe triton unfused needs injected MoE topk: no model");
 	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]", "[]", "", "", 1,
-		   NULL) == PM_FAIL, "moe has no backward");
+		   NULL) == PM_NOTIMPL, "moe backward raises NotImplementedError");
 	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,0],[4,8,8],[2,2]]", "[]", "", "", 0,
 		   NULL) == PM_FAIL, "moe packed dim 0: hidden // 0 fails");
 }
