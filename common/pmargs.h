@@ -85,7 +85,7 @@ void pm_spec(struct pm_ctx *c, const char *maf, const char *precision);
 
 /* The kinds (pmkind.c); each fills c->r through the helpers above. */
 void pmk_gemm(struct pm_ctx *c);
-void pmk_grouped_gemm(struct pm_ctx *c);
+void pmk_grouped_gemm(struct pm_ctx *c);	/* pmkind_ggemm.c */
 void pmk_conv(struct pm_ctx *c);
 void pmk_sdpa(struct pm_ctx *c);
 void pmk_unary(struct pm_ctx *c);

@@ -525,38 +525,7 @@ void pmk_gemm(struct pm_ctx *c)
 		pm_spec(c, "matrix", g.ndt ? dtype_precision(g.dt[0]) : NULL);
 }
 
-/* ---- grouped GEMM (primus_turbo compact form) ------------------------ */
-
-void pmk_grouped_gemm(struct pm_ctx *c)
-{
-	char v[16];
-	int64_t M, K, N, G;
-	double bi, bo;
-
-	if (c->bwd)	/* both primus classes raise for backward */
-		return (void)pm_fail(c, PM_NOTIMPL, "grouped GEMM backward is not defined");
-	if (!pm_opt(c, "var", v, sizeof(v)) || !is(v, "compact")) {
-		pm_fail(c, PM_NOMODEL, "grouped GEMM form not implemented in tl");
-		return;
-	}
-	M = pm_Dj(c, 0, 0);
-	K = pm_Dj(c, 0, 1);
-	G = pm_Dj(c, 1, 0);
-	/* weight [G,K,N] or [G,N,K]: N is the dim that is not K */
-	N = pm_Dj(c, 1, 1) == K ? pm_Dj(c, 1, 2) : pm_Dj(c, 1, 1);
-	bi = bpe(pm_T(c, 0));
-	/* TraceLens quirk: the output size comes from the weight's dtype */
-	bo = c->in.ntypes > 1 && bpe(c->in.types[1]) > 0 ? bpe(c->in.types[1]) : bi;
-	pm_p_int(c, "M", M);
-	pm_p_int(c, "K", K);
-	pm_p_int(c, "N", N);
-	pm_p_int(c, "G", G);
-	bi < 0 ? pm_p_none(c, "bpe_in") : pm_p_int(c, "bpe_in", (int64_t)bi);
-	bo < 0 ? pm_p_none(c, "bpe_out") : pm_p_int(c, "bpe_out", (int64_t)bo);
-	pm_set(c, 2.0 * M * K * N,
-	       bi < 0 || bo < 0 ? NONE : ((double)M * K + (double)G * K * N) * bi + (double)M * N * bo);
-	pm_spec(c, "matrix", dtype_precision(pm_T(c, 0)));
-}
+/* ---- grouped GEMM: common/pmkind_ggemm.c ---------------------------- */
 
 /* ---- convolution ----------------------------------------------------- */
 

@@ -510,6 +510,45 @@ static void test_moe(void)
 		   NULL) == PM_FAIL, "moe packed dim 0: hidden // 0 fails");
 }
 
+static void test_grouped_gemm(void)
+{
+	/* compact [[M,K],[G,K,N]]: 2·64·32·16 = 65536;
+	 * (64·32 + 4·32·16)·2 + 64·16·2 = 8192 + 2048 */
+	run("primus_turbo::grouped_gemm", "[[64,32],[4,32,16]]", "[" BF "," BF "]", "", "", 0, NULL);
+	metrics("grouped gemm compact", 65536, 10240, "matrix_bf16");
+	tap_str(param("G"), "4", "grouped gemm G");
+	run("primus_turbo::grouped_gemm", "[[64,32],[4,16,32]]", "[" BF "," BF "]", "", "", 0, NULL);
+	metrics("grouped gemm compact [G,N,K]", 65536, 10240, "matrix_bf16");
+	tap_str(param("N"), "16", "grouped gemm N is the dim that is not K");
+	/* zipped, 2 groups of 16 and 48 rows, fp32: M = 64, G = 2;
+	 * (64·32 + 2·32·16)·4 + 64·16·4 = 12288 + 4096 */
+	run("primus_turbo::grouped_gemm_impl", "[[[16,32],[48,32]],[[32,16],[32,16]]]", "[\"float\",\"float\"]",
+	    "", "", 0, NULL);
+	metrics("grouped gemm zipped", 65536, 16384, "matrix_fp32");
+	tap_str(param("M"), "64", "grouped gemm zipped M = sum of rows");
+	tap_str(param("G"), "2", "grouped gemm zipped G = groups");
+	tap_ok(run("primus_turbo::grouped_gemm", "[[[16,32],[48,8]],[[32,16],[8,16]]]", "[\"float\"]", "", "", 0,
+		   NULL) == PM_FAIL, "grouped gemm zipped with varying K fails");
+	tap_ok(run("primus_turbo::grouped_gemm", "[[64,32],[4,32,16]]", "[" BF "]", "", "", 1, NULL) == PM_NOTIMPL,
+	       "grouped gemm backward raises NotImplementedError");
+	/* variable K, compact [[M,K],[M,N]] = one group ((64,32),(32,16)):
+	 * 2·64·32·16; (64·32 + 32·16)·2 + 64·16·2 = 5120 + 2048 */
+	run("primus_turbo::grouped_gemm_variable_k", "[[64,32],[64,16]]", "[" BF "," BF "]", "", "", 0, NULL);
+	metrics("grouped gemm variable K compact", 65536, 7168, "matrix_bf16");
+	tap_str(param("group_pairs"), "[((64, 32), (32, 16))]", "variable K compact group_pairs");
+	/* zipped ((8,16),(16,8)), ((4,32),(32,8)), fp32:
+	 * flops 2·8·16·8 + 2·4·32·8 = 2048 + 2048;
+	 * bytes (128 + 128)·4 + 64·4 + (128 + 256)·4 + 32·4 = 1280 + 1664 */
+	run("primus_turbo::grouped_gemm_variable_k_impl", "[[[8,16],[4,32]],[[16,8],[32,8]]]",
+	    "[\"float\",\"float\"]", "", "", 0, NULL);
+	metrics("grouped gemm variable K zipped", 4096, 2944, "matrix_fp32");
+	tap_str(param("M"), "12", "variable K M = sum of rows");
+	tap_str(param("K"), "16", "variable K K = first group's");
+	tap_str(param("group_pairs"), "[((8, 16), (16, 8)), ((4, 32), (32, 8))]", "variable K group_pairs");
+	tap_ok(run("primus_turbo::grouped_gemm_variable_k", "[[[8,16]],[[8,8]]]", "[\"float\"]", "", "", 0,
+		   NULL) == PM_FAIL, "variable K with a[1] != b[0] fails");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -543,6 +582,7 @@ int main(int argc, char **argv)
 	test_reduce_norm();
 	test_expr();
 	test_moe();
+	test_grouped_gemm();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);
