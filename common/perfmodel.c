@@ -445,6 +445,7 @@ static const struct {
 	{ "operand_sum", pmk_operand_sum },
 	{ "expr", pmk_expr },
 	{ "moe", pmk_moe },
+	{ "ssd", pmk_ssd },
 };
 
 static void set_status(struct pm_result *r, enum pm_status st, const char *why)

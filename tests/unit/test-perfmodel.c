@@ -549,6 +549,32 @@ static void test_grouped_gemm(void)
 		   NULL) == PM_FAIL, "variable K with a[1] != b[0] fails");
 }
 
+static void test_ssd(void)
+{
+	/* Mamba-2: B=2 T=8, H=2 P=4 G=1 chunk C=16; combined 24 = 2·2·4 + 2
+	 * + 2·1·N → N = 3; conv 30 channels × 4 taps.
+	 * flops 2·2·30·8·4 + 2·2·1·8·16·3 + 2·2·2·8·16·4 + 4·2·2·8·3·4
+	 *     = 3840 + 1536 + 4096 + 1536;
+	 * bytes 2·8·24·2 + 30·4·2 + 30·2 + 2·(4 + 4 + 2) + 2·8·2·4·2
+	 *     = 768 + 240 + 60 + 20 + 256 */
+	const char *conc = "[\"\",\"\",\"\",\"\",\"\",\"\",\"16\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"4\",\"1\"]";
+	const char *dims = "[[2,8,24],[30,4],[],[2]]";
+	const char *types = "[" BF "," BF ",\"\",\"float\",\"float\"," BF "]";
+
+	run("MambaSplitConv1dScanCombinedFn", dims, types, "", conc, 0, NULL);
+	metrics("mamba ssd", 11008, 1344, "matrix_bf16");
+	tap_str(param("N"), "3", "mamba ssd state size N");
+	tap_str(param("d_inner"), "8", "mamba ssd d_inner = H·P");
+	tap_str(r.param[r.nparam - 1].key, "combined_dim", "mamba ssd params end with combined_dim");
+	run("MambaSplitConv1dScanCombinedFn", dims, types, "", conc, 1, NULL);
+	metrics("mamba ssd backward = forward", 11008, 1344, "matrix_bf16");
+	tap_ok(run("MambaSplitConv1dScanCombinedFn", "[[2,8,25],[30,4],[],[2]]", types, "", conc, 0, NULL) ==
+	       PM_FAIL, "mamba ssd with a non-integer N fails");
+	/* defaults C=128 P=64 G=1 leave 24 − 2·2·64 − 2 < 0: no state size */
+	tap_ok(run("MambaSplitConv1dScanCombinedFn", dims, types, "", "[]", 0, NULL) == PM_FAIL,
+	       "mamba ssd with default P and a small combined dim fails");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -583,6 +609,7 @@ int main(int argc, char **argv)
 	test_expr();
 	test_moe();
 	test_grouped_gemm();
+	test_ssd();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);
