@@ -593,10 +593,12 @@ void pmk_conv(struct pm_ctx *c)
 	int bwdmode = pm_opt(c, "mode", buf, sizeof(buf)) && is(buf, "bwd");
 	double flops, bytes, b;
 
-	if (pm_opt(c, "var", v, sizeof(v))) {
-		pm_fail(c, PM_NOMODEL, "ConvBias variants not implemented in tl");
-		return;
-	}
+	int cb = pm_opt(c, "var", v, sizeof(v)) != NULL;	/* apex ConvBias(ReLU)_ */
+
+	/* their backward classes look up the forward's params by Sequence
+	 * number, which the event stream does not carry */
+	if (cb && !is(v, "convbias"))
+		return (void)pm_fail(c, PM_NOMODEL, "ConvBias backward not implemented in tl");
 	x = shape(c, xi);
 	w = shape(c, wi);
 	if (pm_failed(c))
@@ -618,12 +620,20 @@ void pmk_conv(struct pm_ctx *c)
 		k.bias = c->in.ndims > 3 && c->in.dims[3].n > 0;
 		k.bias_is_list = c->in.ndims > 3 && c->in.dims[3].n == 0;
 	}
-	conv_tuple(c, "stride", k.nd, 1, stride);
-	conv_tuple(c, "pad", k.nd, 0, pad);
+	if (cb) {	/* bias always; stride, padding (int(C[i]),)*nd; no groups */
+		k.bias = 1;
+		for (int i = 0; i < k.nd; i++) {
+			stride[i] = py_int(c, pm_C(c, (int)pm_opt_int(c, "stride", 3)));
+			pad[i] = py_int(c, pm_C(c, (int)pm_opt_int(c, "pad", 4)));
+		}
+	} else {
+		conv_tuple(c, "stride", k.nd, 1, stride);
+		conv_tuple(c, "pad", k.nd, 0, pad);
+	}
 	conv_tuple(c, "dil", k.nd, 1, dil);
-	k.transposed = py_eval_bool(c, pm_C(c, (int)pm_opt_int(c, "trans", 6)));
+	k.transposed = cb ? 0 : py_eval_bool(c, pm_C(c, (int)pm_opt_int(c, "trans", 6)));
 	conv_tuple(c, "outpad", k.nd, 0, opad);
-	long groups = py_int(c, pm_C(c, (int)pm_opt_int(c, "groups", 8)));
+	long groups = cb ? 1 : py_int(c, pm_C(c, (int)pm_opt_int(c, "groups", 8)));
 	if (type_slice(c, pm_opt(c, "dt", buf, sizeof(buf)) ? buf : "0,1", dt, 2) != 2 ||
 	    !dt[0] || !dt[1] || strcmp(dt[0], dt[1])) {
 		pm_fail(c, PM_FAIL, "data types of input and weight are different");

@@ -575,6 +575,26 @@ static void test_ssd(void)
 	       "mamba ssd with default P and a small combined dim fails");
 }
 
+static void test_convbias(void)
+{
+	/* apex ConvBias_: x (1,2,5,5), w (4,2,3,3), stride 1, padding 1 →
+	 * out (1,4,5,5); flops 2·18·100 + 100 (bias); bytes (50 + 72 + 4 + 100)·2 */
+	run("ConvBias_", "[[1,2,5,5],[4,2,3,3],[4]]", "[" BF "," BF "," BF "]", "",
+	    "[\"\",\"\",\"\",\"1\",\"1\"]", 0, NULL);
+	metrics("ConvBias_", 3700, 452, "matrix_bf16");
+	tap_str(param("bias"), "True", "ConvBias_ always has a bias");
+	tap_str(param("padding"), "(1, 1)", "ConvBias_ padding int(C[4]) per dim");
+	tap_str(param("groups"), "1", "ConvBias_ groups 1");
+	/* stride 2, no padding: out (1,4,2,2); 2·18·16 + 16; (50 + 72 + 4 + 16)·2 */
+	run("ConvBiasReLU_", "[[1,2,5,5],[4,2,3,3],[4]]", "[" BF "," BF "," BF "]", "",
+	    "[\"\",\"\",\"\",\"2\",\"0\"]", 0, NULL);
+	metrics("ConvBiasReLU_ stride 2", 592, 284, "matrix_bf16");
+	tap_ok(run("ConvBias_", "[[1,2,5,5],[4,2,3,3],[4]]", "[" BF "," BF "," BF "]", "",
+		   "[\"\",\"\",\"\",\"[1, 1]\",\"1\"]", 0, NULL) == PM_FAIL, "ConvBias_ stride must be an int");
+	tap_ok(run("ConvBias_Backward", "[[1,4,5,5]]", "[" BF "]", "", "[]", 0, NULL) == PM_NOMODEL,
+	       "ConvBias_Backward needs the forward's Sequence number: no model");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -610,6 +630,7 @@ int main(int argc, char **argv)
 	test_moe();
 	test_grouped_gemm();
 	test_ssd();
+	test_convbias();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);
