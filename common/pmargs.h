@@ -96,5 +96,6 @@ void pmk_operand_sum(struct pm_ctx *c);
 void pmk_expr(struct pm_ctx *c);
 void pmk_moe(struct pm_ctx *c);		/* pmkind_moe.c */
 void pmk_ssd(struct pm_ctx *c);		/* pmkind_ssd.c */
+void pmk_gquant(struct pm_ctx *c);	/* pmkind_quant.c */
 
 #endif

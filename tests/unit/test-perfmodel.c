@@ -595,6 +595,27 @@ static void test_convbias(void)
 	       "ConvBias_Backward needs the forward's Sequence number: no model");
 }
 
+static void test_gquant(void)
+{
+	const char *name = "vllm::triton_per_token_group_quant_fp8";
+
+	/* x (4, 300) bf16, groups of 128 → ceil(300/128) = 3 per row;
+	 * flops 6·4·300; bytes 1200·2 + 1200·1 (fp8) + 4·3·4 (fp32 scales) */
+	run(name, "[[4,300],[]]", "[" BF ",\"Scalar\"]", "", "[\"\",\"128\"]", 0, NULL);
+	metrics("per-token group quant", 7200, 3648, "vector_bf16");
+	tap_str(param("num_groups"), "3", "group quant num_groups");
+	tap_str(param("dtype_in1_in2_out"), "('c10::BFloat16', None, 'c10::float8_e4m3fn')",
+		"group quant dtype_in1_in2_out");
+	tap_str(param("shape_in2"), "()", "group quant shape_in2");
+	/* 1-D x: M = 1; default group 128 → 2 groups; 256·2 + 256 + 2·4 */
+	run(name, "[[256]]", "[" BF "]", "", "[]", 0, NULL);
+	metrics("per-token group quant 1-D, default group", 1536, 776, "vector_bf16");
+	tap_ok(run(name, "[[4,300]]", "[" BF "]", "", "[\"\",\"abc\"]", 0, NULL) == PM_FAIL,
+	       "group quant with a bad group size fails");
+	tap_ok(run(name, "[[4,300]]", "[" BF "]", "", "[\"\",\"0\"]", 0, NULL) == PM_FAIL,
+	       "group quant with group size 0 fails");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -631,6 +652,7 @@ int main(int argc, char **argv)
 	test_grouped_gemm();
 	test_ssd();
 	test_convbias();
+	test_gquant();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);
