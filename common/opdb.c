@@ -23,7 +23,7 @@ struct opdb {
 static const char *const kinds[] = {
 	"gemm", "grouped_gemm", "conv", "sdpa", "infer_attn", "unary",
 	"binary", "reduce", "norm", "moe", "operand_sum", "expr", "triton",
-	"none", NULL
+	"ssd", "gquant", "none", NULL
 };
 
 static int known_kind(const char *k)

@@ -446,6 +446,9 @@ static const struct {
 	{ "expr", pmk_expr },
 	{ "infer_attn", pmk_infer_attn },
 	{ "triton", pmk_triton },
+	{ "moe", pmk_moe },
+	{ "ssd", pmk_ssd },
+	{ "gquant", pmk_gquant },
 };
 
 static void set_status(struct pm_result *r, enum pm_status st, const char *why)

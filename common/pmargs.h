@@ -86,7 +86,7 @@ void pm_spec(struct pm_ctx *c, const char *maf, const char *precision);
 
 /* The kinds (pmkind.c); each fills c->r through the helpers above. */
 void pmk_gemm(struct pm_ctx *c);
-void pmk_grouped_gemm(struct pm_ctx *c);
+void pmk_grouped_gemm(struct pm_ctx *c);	/* pmkind_ggemm.c */
 void pmk_conv(struct pm_ctx *c);
 void pmk_sdpa(struct pm_ctx *c);
 void pmk_unary(struct pm_ctx *c);
@@ -95,8 +95,10 @@ void pmk_reduce(struct pm_ctx *c);
 void pmk_norm(struct pm_ctx *c);
 void pmk_operand_sum(struct pm_ctx *c);
 void pmk_expr(struct pm_ctx *c);
-/* pmkind_attn.c */
-void pmk_infer_attn(struct pm_ctx *c);
-void pmk_triton(struct pm_ctx *c);
+void pmk_infer_attn(struct pm_ctx *c);	/* pmkind_attn.c */
+void pmk_triton(struct pm_ctx *c);	/* pmkind_attn.c */
+void pmk_moe(struct pm_ctx *c);		/* pmkind_moe.c */
+void pmk_ssd(struct pm_ctx *c);		/* pmkind_ssd.c */
+void pmk_gquant(struct pm_ctx *c);	/* pmkind_quant.c */
 
 #endif

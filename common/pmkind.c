@@ -525,38 +525,7 @@ void pmk_gemm(struct pm_ctx *c)
 		pm_spec(c, "matrix", g.ndt ? dtype_precision(g.dt[0]) : NULL);
 }
 
-/* ---- grouped GEMM (primus_turbo compact form) ------------------------ */
-
-void pmk_grouped_gemm(struct pm_ctx *c)
-{
-	char v[16];
-	int64_t M, K, N, G;
-	double bi, bo;
-
-	if (c->bwd)	/* both primus classes raise for backward */
-		return (void)pm_fail(c, PM_NOTIMPL, "grouped GEMM backward is not defined");
-	if (!pm_opt(c, "var", v, sizeof(v)) || !is(v, "compact")) {
-		pm_fail(c, PM_NOMODEL, "grouped GEMM form not implemented in tl");
-		return;
-	}
-	M = pm_Dj(c, 0, 0);
-	K = pm_Dj(c, 0, 1);
-	G = pm_Dj(c, 1, 0);
-	/* weight [G,K,N] or [G,N,K]: N is the dim that is not K */
-	N = pm_Dj(c, 1, 1) == K ? pm_Dj(c, 1, 2) : pm_Dj(c, 1, 1);
-	bi = bpe(pm_T(c, 0));
-	/* TraceLens quirk: the output size comes from the weight's dtype */
-	bo = c->in.ntypes > 1 && bpe(c->in.types[1]) > 0 ? bpe(c->in.types[1]) : bi;
-	pm_p_int(c, "M", M);
-	pm_p_int(c, "K", K);
-	pm_p_int(c, "N", N);
-	pm_p_int(c, "G", G);
-	bi < 0 ? pm_p_none(c, "bpe_in") : pm_p_int(c, "bpe_in", (int64_t)bi);
-	bo < 0 ? pm_p_none(c, "bpe_out") : pm_p_int(c, "bpe_out", (int64_t)bo);
-	pm_set(c, 2.0 * M * K * N,
-	       bi < 0 || bo < 0 ? NONE : ((double)M * K + (double)G * K * N) * bi + (double)M * N * bo);
-	pm_spec(c, "matrix", dtype_precision(pm_T(c, 0)));
-}
+/* ---- grouped GEMM: common/pmkind_ggemm.c ---------------------------- */
 
 /* ---- convolution ----------------------------------------------------- */
 
@@ -624,10 +593,12 @@ void pmk_conv(struct pm_ctx *c)
 	int bwdmode = pm_opt(c, "mode", buf, sizeof(buf)) && is(buf, "bwd");
 	double flops, bytes, b;
 
-	if (pm_opt(c, "var", v, sizeof(v))) {
-		pm_fail(c, PM_NOMODEL, "ConvBias variants not implemented in tl");
-		return;
-	}
+	int cb = pm_opt(c, "var", v, sizeof(v)) != NULL;	/* apex ConvBias(ReLU)_ */
+
+	/* their backward classes look up the forward's params by Sequence
+	 * number, which the event stream does not carry */
+	if (cb && !is(v, "convbias"))
+		return (void)pm_fail(c, PM_NOMODEL, "ConvBias backward not implemented in tl");
 	x = shape(c, xi);
 	w = shape(c, wi);
 	if (pm_failed(c))
@@ -649,12 +620,20 @@ void pmk_conv(struct pm_ctx *c)
 		k.bias = c->in.ndims > 3 && c->in.dims[3].n > 0;
 		k.bias_is_list = c->in.ndims > 3 && c->in.dims[3].n == 0;
 	}
-	conv_tuple(c, "stride", k.nd, 1, stride);
-	conv_tuple(c, "pad", k.nd, 0, pad);
+	if (cb) {	/* bias always; stride, padding (int(C[i]),)*nd; no groups */
+		k.bias = 1;
+		for (int i = 0; i < k.nd; i++) {
+			stride[i] = py_int(c, pm_C(c, (int)pm_opt_int(c, "stride", 3)));
+			pad[i] = py_int(c, pm_C(c, (int)pm_opt_int(c, "pad", 4)));
+		}
+	} else {
+		conv_tuple(c, "stride", k.nd, 1, stride);
+		conv_tuple(c, "pad", k.nd, 0, pad);
+	}
 	conv_tuple(c, "dil", k.nd, 1, dil);
-	k.transposed = py_eval_bool(c, pm_C(c, (int)pm_opt_int(c, "trans", 6)));
+	k.transposed = cb ? 0 : py_eval_bool(c, pm_C(c, (int)pm_opt_int(c, "trans", 6)));
 	conv_tuple(c, "outpad", k.nd, 0, opad);
-	long groups = py_int(c, pm_C(c, (int)pm_opt_int(c, "groups", 8)));
+	long groups = cb ? 1 : py_int(c, pm_C(c, (int)pm_opt_int(c, "groups", 8)));
 	if (type_slice(c, pm_opt(c, "dt", buf, sizeof(buf)) ? buf : "0,1", dt, 2) != 2 ||
 	    !dt[0] || !dt[1] || strcmp(dt[0], dt[1])) {
 		pm_fail(c, PM_FAIL, "data types of input and weight are different");

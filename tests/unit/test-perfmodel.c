@@ -426,6 +426,197 @@ static void test_expr(void)
 	tap_ok(r.status == PM_FAIL, "expr over missing arguments fails");
 }
 
+#define BF "\"c10::BFloat16\""
+#define F8 "\"c10::Float8_e4m3fnuz\""
+
+static void test_moe(void)
+{
+	/* fused 1-stage, int4-packed fp4 weights: war = 8 // 4 = 2, inter =
+	 * 8·2 = 16, gated (32 == 2·16); M=2 K=8 N=16 E=4 topk=2;
+	 * E_active = 4·(1 − (2/4)²) = 3;
+	 * flops 2·2·8·16·2·2 + 2·2·8·16·2 + 2·8·(2·2−1) = 2048+1024+48;
+	 * bytes 2·8·2 + 3·16·8·0.5·2 + 3·16·8·0.5 + 2·8·2 = 32+384+192+32 */
+	run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]",
+	    "[" BF ",\"c10::Float4_e2m1fn_x2\",\"c10::Float4_e2m1fn_x2\",\"int\"]", "", "", 0, NULL);
+	metrics("moe fused 1-stage", 3120, 640, "matrix_bf16");
+	tap_str(param("inter_dim"), "16", "moe fused inter_dim unpacked");
+	tap_str(param("gated"), "True", "moe fused gated");
+	tap_str(param("weight_dtype"), "c10::Float4_e2m1fn_x2", "moe fused weight_dtype");
+	tap_str(param("output_dtype"), "(absent)", "moe fused has no output_dtype");
+	tap_str(r.param[0].key, "num_tokens", "moe params start with num_tokens");
+	/* blockscale: in D1 [4,8], w1 [2,16,8], w2 [2,8,8], topk C[8] = 2;
+	 * fp8 in/weights (1 byte), bf16 out; E_active = 2;
+	 * flops 2·4·8·8·2·2 + 2·4·8·8·2 + 4·8·3 = 2048+1024+96;
+	 * bytes 4·8·1 + 2·8·8·1·2 + 2·8·8·1 + 4·8·2 = 32+256+128+64 */
+	run("aiter::fmoe_fp8_blockscale_g1u1", "[[4,8],[4,8],[2,16,8],[2,8,8]]",
+	    "[" BF "," F8 "," F8 "," F8 "]", "",
+	    "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"2\"]", 0, NULL);
+	metrics("moe blockscale", 3168, 480, "matrix_fp8");
+	tap_str(param("output_dtype"), "c10::BFloat16", "moe blockscale output_dtype");
+	tap_ok(run("aiter::fmoe_g1u1", "[[4,8],[4,8],[2,16,8],[2,8,8]]", "[" BF "," BF "," BF "," BF "]",
+		   "", "[\"\",\"\"]", 0, NULL) == PM_FAIL, "moe blockscale without topk fails");
+	/* cktile up: M=4 K=8 E=4 topk=2 N=16 gated; E_active = 4·(1 − 1/16) = 3.75;
+	 * flops 2·4·8·16·2·2; bytes 4·8·2 + 3.75·2·8·16·2 + 4·16·2·2 = 64+1920+256 */
+	run("aiter::moe_cktile2stages_gemm1_ck", "[[4,8],[4,32,8],[4,2,16]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe cktile up", 4096, 2240, "matrix_bf16");
+	/* ck stage1, same shapes through w2 [4,8,16] and topk ids D6 */
+	run("aiter::ck_moe_stage1", "[[4,8],[4,32,8],[4,8,16],[],[],[],[4,2]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe ck stage1", 4096, 2240, "matrix_bf16");
+	tap_str(param("output_dtype"), "(absent)", "moe ck stage1 has no output_dtype");
+	/* down: flops 2·4·16·8·2 = 2048; bytes 4·16·2·2 + 3.75·16·8·2 + 4·8·2 = 256+960+64 */
+	run("aiter::moe_cktile2stages_gemm2_ck", "[[4,2,16],[4,8,16],[4,8]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe cktile down", 2048, 1280, "matrix_bf16");
+	tap_str(param("gated"), "(absent)", "moe cktile down has no gated");
+	run("aiter::ck_moe_stage2", "[[4,2,16],[],[4,8,16]]", "[" BF ",\"\"," BF "]", "", "", 0, NULL);
+	metrics("moe ck stage2, no w1", 2048, 1280, "matrix_bf16");
+	/* packed: inter 8 · (hidden 8 // w1[-1] 4) = 16; fp4 weights from T2:
+	 * bytes 4·16·2·2 + 3.75·16·8·0.5 + 4·8·2 = 256+240+64 */
+	run("aiter::ck_moe_stage2", "[[4,2,8],[4,32,4],[4,8,8]]", "[" BF ",\"\",\"c10::Float4_e2m1fn_x2\"]",
+	    "", "", 0, NULL);
+	metrics("moe ck stage2 packed", 2048, 560, "matrix_bf16");
+	tap_str(param("inter_dim"), "16", "moe ck stage2 inter_dim unpacked");
+	tap_str(param("weight_dtype"), "c10::Float4_e2m1fn_x2", "moe ck stage2 weight dtype from T2");
+	/* flydsl stage2, fused layout, E=2 → E_active 2:
+	 * bytes 4·16·2·2 + 2·16·8·2 + 4·8·2 = 256+512+64 */
+	run("pseudo_op::moe_flydsl_stage2", "[[4,8],[2,32,8],[2,8,16],[4,2]]", "[" BF "," BF "," BF "]",
+	    "", "", 0, NULL);
+	metrics("moe flydsl stage2", 2048, 832, "matrix_bf16");
+	tap_str(param("gated"), "True", "moe flydsl stage2 keeps gated");
+	/* flydsl stage1 on the fused case above: up only, roofline on fp4
+	 * weights; bytes 2·8·2 + 3·2·8·16·0.5 + 2·16·2·2 = 32+384+128 */
+	run("pseudo_op::moe_flydsl_stage1", "[[2,8],[4,32,4],[4,8,8],[2,2]]",
+	    "[" BF ",\"c10::Float4_e2m1fn_x2\"]", "", "", 0, NULL);
+	metrics("moe flydsl stage1", 2048, 544, "matrix_fp4");
+	tap_ok(run("aiter::moe_cktile2stages_gemm1_ck", "[[4,8,1],[4,32,8],[4,2,16]]", "[" BF "," BF "," BF "]",
+		   "", "", 0, NULL) == PM_FAIL, "moe cktile up with a 3-D input fails to unpack");
+	/* triton invoke: E=4 N=32 K=16, tokens 8 topk 2 → m_work 16;
+	 * E_active = 4·(1 − (1/2)^8) = 3.984375; flops 2·16·32·16 = 16384;
+	 * fp8 weights: bytes 16·16·2 + 3.984375·32·16·1 + 16·32·2 = 512+2040+1024;
+	 * precision from the weights */
+	run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+	    "[[8,16],[4,32,16],[8,2,32],[],[],[],[],[],[8,2]]", "[" BF "," F8 "," BF "]", "", "", 0, NULL);
+	metrics("moe triton invoke", 16384, 3576, "matrix_fp8");
+	tap_str(param("m_work"), "16", "moe triton invoke m_work");
+	tap_str(param("output_dtype"), "c10::BFloat16", "moe triton invoke output dtype falls back to T0");
+	tap_ok(run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", "[[8,16],[4,32,16]]",
+		   "[]", "", "", 0, NULL) == PM_FAIL, "moe triton invoke with < 9 dims fails");
+	tap_ok(run("pseudo_op::moe_triton_unfused_up", "[[8,16],[4,32,16]]", "[" BF "]", "", "", 0, NULL) ==
+	       PM_NOMODEL, "moe triton unfused needs injected MoE topk: no model");
+	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]", "[]", "", "", 1,
+		   NULL) == PM_NOTIMPL, "moe backward raises NotImplementedError");
+	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,0],[4,8,8],[2,2]]", "[]", "", "", 0,
+		   NULL) == PM_FAIL, "moe packed dim 0: hidden // 0 fails");
+}
+
+static void test_grouped_gemm(void)
+{
+	/* compact [[M,K],[G,K,N]]: 2·64·32·16 = 65536;
+	 * (64·32 + 4·32·16)·2 + 64·16·2 = 8192 + 2048 */
+	run("primus_turbo::grouped_gemm", "[[64,32],[4,32,16]]", "[" BF "," BF "]", "", "", 0, NULL);
+	metrics("grouped gemm compact", 65536, 10240, "matrix_bf16");
+	tap_str(param("G"), "4", "grouped gemm G");
+	run("primus_turbo::grouped_gemm", "[[64,32],[4,16,32]]", "[" BF "," BF "]", "", "", 0, NULL);
+	metrics("grouped gemm compact [G,N,K]", 65536, 10240, "matrix_bf16");
+	tap_str(param("N"), "16", "grouped gemm N is the dim that is not K");
+	/* zipped, 2 groups of 16 and 48 rows, fp32: M = 64, G = 2;
+	 * (64·32 + 2·32·16)·4 + 64·16·4 = 12288 + 4096 */
+	run("primus_turbo::grouped_gemm_impl", "[[[16,32],[48,32]],[[32,16],[32,16]]]", "[\"float\",\"float\"]",
+	    "", "", 0, NULL);
+	metrics("grouped gemm zipped", 65536, 16384, "matrix_fp32");
+	tap_str(param("M"), "64", "grouped gemm zipped M = sum of rows");
+	tap_str(param("G"), "2", "grouped gemm zipped G = groups");
+	tap_ok(run("primus_turbo::grouped_gemm", "[[[16,32],[48,8]],[[32,16],[8,16]]]", "[\"float\"]", "", "", 0,
+		   NULL) == PM_FAIL, "grouped gemm zipped with varying K fails");
+	tap_ok(run("primus_turbo::grouped_gemm", "[[64,32],[4,32,16]]", "[" BF "]", "", "", 1, NULL) == PM_NOTIMPL,
+	       "grouped gemm backward raises NotImplementedError");
+	/* variable K, compact [[M,K],[M,N]] = one group ((64,32),(32,16)):
+	 * 2·64·32·16; (64·32 + 32·16)·2 + 64·16·2 = 5120 + 2048 */
+	run("primus_turbo::grouped_gemm_variable_k", "[[64,32],[64,16]]", "[" BF "," BF "]", "", "", 0, NULL);
+	metrics("grouped gemm variable K compact", 65536, 7168, "matrix_bf16");
+	tap_str(param("group_pairs"), "[((64, 32), (32, 16))]", "variable K compact group_pairs");
+	/* zipped ((8,16),(16,8)), ((4,32),(32,8)), fp32:
+	 * flops 2·8·16·8 + 2·4·32·8 = 2048 + 2048;
+	 * bytes (128 + 128)·4 + 64·4 + (128 + 256)·4 + 32·4 = 1280 + 1664 */
+	run("primus_turbo::grouped_gemm_variable_k_impl", "[[[8,16],[4,32]],[[16,8],[32,8]]]",
+	    "[\"float\",\"float\"]", "", "", 0, NULL);
+	metrics("grouped gemm variable K zipped", 4096, 2944, "matrix_fp32");
+	tap_str(param("M"), "12", "variable K M = sum of rows");
+	tap_str(param("K"), "16", "variable K K = first group's");
+	tap_str(param("group_pairs"), "[((8, 16), (16, 8)), ((4, 32), (32, 8))]", "variable K group_pairs");
+	tap_ok(run("primus_turbo::grouped_gemm_variable_k", "[[[8,16]],[[8,8]]]", "[\"float\"]", "", "", 0,
+		   NULL) == PM_FAIL, "variable K with a[1] != b[0] fails");
+}
+
+static void test_ssd(void)
+{
+	/* Mamba-2: B=2 T=8, H=2 P=4 G=1 chunk C=16; combined 24 = 2·2·4 + 2
+	 * + 2·1·N → N = 3; conv 30 channels × 4 taps.
+	 * flops 2·2·30·8·4 + 2·2·1·8·16·3 + 2·2·2·8·16·4 + 4·2·2·8·3·4
+	 *     = 3840 + 1536 + 4096 + 1536;
+	 * bytes 2·8·24·2 + 30·4·2 + 30·2 + 2·(4 + 4 + 2) + 2·8·2·4·2
+	 *     = 768 + 240 + 60 + 20 + 256 */
+	const char *conc = "[\"\",\"\",\"\",\"\",\"\",\"\",\"16\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"4\",\"1\"]";
+	const char *dims = "[[2,8,24],[30,4],[],[2]]";
+	const char *types = "[" BF "," BF ",\"\",\"float\",\"float\"," BF "]";
+
+	run("MambaSplitConv1dScanCombinedFn", dims, types, "", conc, 0, NULL);
+	metrics("mamba ssd", 11008, 1344, "matrix_bf16");
+	tap_str(param("N"), "3", "mamba ssd state size N");
+	tap_str(param("d_inner"), "8", "mamba ssd d_inner = H·P");
+	tap_str(r.param[r.nparam - 1].key, "combined_dim", "mamba ssd params end with combined_dim");
+	run("MambaSplitConv1dScanCombinedFn", dims, types, "", conc, 1, NULL);
+	metrics("mamba ssd backward = forward", 11008, 1344, "matrix_bf16");
+	tap_ok(run("MambaSplitConv1dScanCombinedFn", "[[2,8,25],[30,4],[],[2]]", types, "", conc, 0, NULL) ==
+	       PM_FAIL, "mamba ssd with a non-integer N fails");
+	/* defaults C=128 P=64 G=1 leave 24 − 2·2·64 − 2 < 0: no state size */
+	tap_ok(run("MambaSplitConv1dScanCombinedFn", dims, types, "", "[]", 0, NULL) == PM_FAIL,
+	       "mamba ssd with default P and a small combined dim fails");
+}
+
+static void test_convbias(void)
+{
+	/* apex ConvBias_: x (1,2,5,5), w (4,2,3,3), stride 1, padding 1 →
+	 * out (1,4,5,5); flops 2·18·100 + 100 (bias); bytes (50 + 72 + 4 + 100)·2 */
+	run("ConvBias_", "[[1,2,5,5],[4,2,3,3],[4]]", "[" BF "," BF "," BF "]", "",
+	    "[\"\",\"\",\"\",\"1\",\"1\"]", 0, NULL);
+	metrics("ConvBias_", 3700, 452, "matrix_bf16");
+	tap_str(param("bias"), "True", "ConvBias_ always has a bias");
+	tap_str(param("padding"), "(1, 1)", "ConvBias_ padding int(C[4]) per dim");
+	tap_str(param("groups"), "1", "ConvBias_ groups 1");
+	/* stride 2, no padding: out (1,4,2,2); 2·18·16 + 16; (50 + 72 + 4 + 16)·2 */
+	run("ConvBiasReLU_", "[[1,2,5,5],[4,2,3,3],[4]]", "[" BF "," BF "," BF "]", "",
+	    "[\"\",\"\",\"\",\"2\",\"0\"]", 0, NULL);
+	metrics("ConvBiasReLU_ stride 2", 592, 284, "matrix_bf16");
+	tap_ok(run("ConvBias_", "[[1,2,5,5],[4,2,3,3],[4]]", "[" BF "," BF "," BF "]", "",
+		   "[\"\",\"\",\"\",\"[1, 1]\",\"1\"]", 0, NULL) == PM_FAIL, "ConvBias_ stride must be an int");
+	tap_ok(run("ConvBias_Backward", "[[1,4,5,5]]", "[" BF "]", "", "[]", 0, NULL) == PM_NOMODEL,
+	       "ConvBias_Backward needs the forward's Sequence number: no model");
+}
+
+static void test_gquant(void)
+{
+	const char *name = "vllm::triton_per_token_group_quant_fp8";
+
+	/* x (4, 300) bf16, groups of 128 → ceil(300/128) = 3 per row;
+	 * flops 6·4·300; bytes 1200·2 + 1200·1 (fp8) + 4·3·4 (fp32 scales) */
+	run(name, "[[4,300],[]]", "[" BF ",\"Scalar\"]", "", "[\"\",\"128\"]", 0, NULL);
+	metrics("per-token group quant", 7200, 3648, "vector_bf16");
+	tap_str(param("num_groups"), "3", "group quant num_groups");
+	tap_str(param("dtype_in1_in2_out"), "('c10::BFloat16', None, 'c10::float8_e4m3fn')",
+		"group quant dtype_in1_in2_out");
+	tap_str(param("shape_in2"), "()", "group quant shape_in2");
+	/* 1-D x: M = 1; default group 128 → 2 groups; 256·2 + 256 + 2·4 */
+	run(name, "[[256]]", "[" BF "]", "", "[]", 0, NULL);
+	metrics("per-token group quant 1-D, default group", 1536, 776, "vector_bf16");
+	tap_ok(run(name, "[[4,300]]", "[" BF "]", "", "[\"\",\"abc\"]", 0, NULL) == PM_FAIL,
+	       "group quant with a bad group size fails");
+	tap_ok(run(name, "[[4,300]]", "[" BF "]", "", "[\"\",\"0\"]", 0, NULL) == PM_FAIL,
+	       "group quant with group size 0 fails");
+}
+
 static void test_failures(void)
 {
 	char *d;
@@ -458,6 +649,11 @@ int main(int argc, char **argv)
 	test_elementwise();
 	test_reduce_norm();
 	test_expr();
+	test_moe();
+	test_grouped_gemm();
+	test_ssd();
+	test_convbias();
+	test_gquant();
 	test_failures();
 	pm_result_release(&r);
 	opdb_free(db);
