@@ -12,10 +12,9 @@
 #include "dtype.h"
 #include "opdb.h"
 #include "perfmodel.h"
+#include "pmtest.h"
 #include "tap.h"
 
-static struct opdb *db;
-static struct pm_result r;
 
 static int run(const char *name, const char *ann, const char *dims, const char *types,
 	       const char *conc, int bwd)
@@ -26,24 +25,6 @@ static int run(const char *name, const char *ann, const char *dims, const char *
 	pm_result_release(&r);
 	perfmodel_compute(opdb_lookup(db, name), &a, NULL, 0, bwd, &r);
 	return r.status;
-}
-
-static const char *param(const char *key)
-{
-	for (size_t i = 0; i < r.nparam; i++)
-		if (!strcmp(r.param[i].key, key))
-			return r.param[i].str;
-	return "(absent)";
-}
-
-static void num(double got, double want, const char *what)
-{
-	char w[200];
-
-	snprintf(w, sizeof(w), "%s = %.17g", what, want);
-	tap_ok(got == want, w);
-	if (got != want)
-		printf("#   got %.17g\n", got);
 }
 
 static void metrics(const char *what, double flops, double bytes, const char *spec)
