@@ -42,6 +42,14 @@ test_expect_success '--xlsx writes the workbook beside the folder, one sheet per
 	unzip -l x/rep.xlsx | grep -c "xl/worksheets/sheet" >nsheet &&
 	test_cmp ncsv nsheet
 '
+test_expect_success 'options may follow the traces, as with GNU tools' '
+	tl-report a.json -o after --topk 1 >out 2>err &&
+	test -f after/ops_summary.csv && test "$(cat out)" = after
+'
+test_expect_success 'a trace name with a quote and spaces' '
+	cp a.json "it'"'"'s a.json" && tl-report -o q "it'"'"'s a.json" >out 2>err &&
+	test -f q/ops_summary.csv
+'
 test_expect_code 2 'no trace is a usage error' 'tl-report'
 test_expect_code 2 'unknown option is a usage error' 'tl-report --bogus a.json'
 test_expect_code 0 '-h prints the usage' 'tl-report -h >h && grep -q "^usage: tl-report" h'
