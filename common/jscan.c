@@ -366,10 +366,20 @@ static void item_fill(struct jscan *s, struct jscan_item *it)
 static int take_key(struct jscan *s)
 {
 	size_t n = s->olen - 2;
+	long bad;
 
 	if (s->bad_msg) {
 		s->err_off = s->bad_off;
 		s->err_msg = s->bad_msg;
+		s->state = S_ERROR;
+		return JSCAN_ERROR;
+	}
+	bad = json_string_check(s->out + 1, n);
+	if (bad >= 0) {
+		/* the compact copy of a key is its text: same offsets */
+		s->err_off = s->base + s->mark + 1 + (size_t)bad;
+		s->err_msg = s->out[bad + 2] == 'u' ? "invalid \\u escape"
+			: "invalid escape";
 		s->state = S_ERROR;
 		return JSCAN_ERROR;
 	}

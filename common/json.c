@@ -131,11 +131,22 @@ static int check_gap(struct json *j, const char *s, size_t from, size_t to, char
 	return 0;
 }
 
-static int check_string(struct json *j, const char *s, const struct json_tok *t)
+static int check_string(struct json *j, const char *s, const struct json_tok *t,
+			int controls)
 {
-	for (int i = t->start; i < t->end; i++)
-		if ((unsigned char)s[i] < 0x20)
-			return fail(j, (size_t)i, "control character in string");
+	long bad;
+
+	if (controls)
+		for (int i = t->start; i < t->end; i++)
+			if ((unsigned char)s[i] < 0x20)
+				return fail(j, (size_t)i, "control character in string");
+	if (!j->escapes)
+		return 0;
+	bad = json_string_check(s + t->start, (size_t)(t->end - t->start));
+	if (bad >= 0)
+		return fail(j, (size_t)t->start + (size_t)bad,
+			    s[t->start + bad + 1] == 'u' ? "invalid \\u escape"
+			    : "invalid escape");
 	return 0;
 }
 
@@ -212,7 +223,7 @@ static int check_grammar(struct json *j, const char *s, size_t len, int strings)
 		if (t->type == JSON_PRIMITIVE &&
 		    !json_literal_ok(s + t->start, (size_t)(t->end - t->start)))
 			return fail(j, b, "invalid number or literal");
-		if (t->type == JSON_STRING && strings && check_string(j, s, t) < 0)
+		if (t->type == JSON_STRING && check_string(j, s, t, strings) < 0)
 			return -1;
 		if (t->type == JSON_OBJECT || t->type == JSON_ARRAY) {
 			xgrow((void **)&j->open, &j->open_alloc, depth + 1,
@@ -248,6 +259,30 @@ static int parse_primitive_alone(struct json *j, const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * jsmn refused the string whose opening quote is at s[q]: say why (a bad
+ * escape, or a raw control byte) rather than just "invalid JSON".
+ */
+static int string_error(struct json *j, const char *s, size_t len, size_t q)
+{
+	size_t e = q + 1;
+	long bad;
+
+	while (e < len && s[e] != '"')
+		e += s[e] == '\\' ? 2 : 1;
+	if (e > len)
+		e = len;
+	bad = json_string_check(s + q + 1, e - q - 1);
+	if (bad >= 0)
+		return fail(j, q + 1 + (size_t)bad,
+			    q + 2 + (size_t)bad < len && s[q + 2 + bad] == 'u' ?
+			    "invalid \\u escape" : "invalid escape");
+	for (size_t i = q + 1; i < e; i++)
+		if ((unsigned char)s[i] < 0x20)
+			return fail(j, i, "control character in string");
+	return fail(j, q, "invalid JSON");
+}
+
 static int parse_tokens(struct json *j, const char *s, size_t len, int strings)
 {
 	jsmn_parser p;
@@ -274,6 +309,8 @@ static int parse_tokens(struct json *j, const char *s, size_t len, int strings)
 		return fail(j, p.pos, "NUL byte");
 	if (r == JSMN_ERROR_PART)
 		return fail(j, len, "unexpected end of value");
+	if (r == JSMN_ERROR_INVAL && s[p.pos] == '"')
+		return string_error(j, s, len, p.pos);
 	if (r == JSMN_ERROR_INVAL)
 		return fail(j, p.pos, "invalid JSON");
 	if (r <= 0)
@@ -441,13 +478,69 @@ static int hexval(char c)
 		return c - '0';
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
-	return c - 'A' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }
 
-static unsigned hex4(const char *s)
+/* The code unit of the \uXXXX escape at s[0] ('\\'), or -1 if s[0..n)
+ * holds no complete one. */
+static long hex4(const char *s, size_t n)
 {
-	return (unsigned)(hexval(s[0]) << 12 | hexval(s[1]) << 8 |
-			  hexval(s[2]) << 4 | hexval(s[3]));
+	long c = 0;
+
+	if (n < 6 || s[0] != '\\' || s[1] != 'u')
+		return -1;
+	for (int k = 2; k < 6; k++) {
+		int h = hexval(s[k]);
+		if (h < 0)
+			return -1;
+		c = c * 16 + h;
+	}
+	return c;
+}
+
+static int is_high(long c)
+{
+	return c >= 0xd800 && c < 0xdc00;
+}
+
+static int is_low(long c)
+{
+	return c >= 0xdc00 && c < 0xe000;
+}
+
+/*
+ * Check the escapes of a string's inner text s[0..n): a backslash is
+ * followed by one of " \\ / b f n r t, or by u and four hex digits; a
+ * high surrogate is followed by a low one and a low one never stands
+ * alone.  Python's json would take a lone surrogate, but no UTF-8 writer
+ * (tl's or pandas') can then write it: refuse it here, where we can say
+ * where.  Returns -1 if valid, else the offset of the bad escape.
+ */
+long json_string_check(const char *s, size_t n)
+{
+	const char *b;
+	size_t i = 0;
+
+	while (i < n && (b = memchr(s + i, '\\', n - i))) {
+		i = (size_t)(b - s);
+		if (i + 1 >= n)
+			return (long)i;
+		if (s[i + 1] != 'u') {
+			if (!strchr("\"\\/bfnrt", s[i + 1]) || !s[i + 1])
+				return (long)i;
+			i += 2;
+			continue;
+		}
+		long c = hex4(s + i, n - i);
+		if (c < 0 || is_low(c))
+			return (long)i;
+		if (is_high(c) && !is_low(hex4(s + i + 6, n - i - 6)))
+			return (long)i;
+		i += is_high(c) ? 12 : 6;
+	}
+	return -1;
 }
 
 static size_t put_utf8(char *o, unsigned c)
@@ -498,22 +591,24 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 		i = k;
 		if (i >= n)
 			break;
-		if (s[i + 1] != 'u') {
-			out[o++] = unescape(s[i + 1]);
-			i += 2;
+		if (i + 1 >= n) {	/* a lone trailing backslash: keep it */
+			out[o++] = '\\';
+			break;
+		}
+		long c = s[i + 1] == 'u' ? hex4(s + i, n - i) : -1;
+		if (c < 0) {
+			/* a two-byte escape, or a bad \u kept as its bytes */
+			out[o++] = s[i + 1] == 'u' ? '\\' : unescape(s[i + 1]);
+			i += s[i + 1] == 'u' ? 1 : 2;
 			continue;
 		}
-		unsigned c = hex4(s + i + 2);
 		i += 6;
-		if (c >= 0xd800 && c < 0xdc00 && i + 6 <= n && s[i] == '\\' &&
-		    s[i + 1] == 'u') {
-			unsigned lo = hex4(s + i + 2);
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-				i += 6;
-			}
+		long lo = is_high(c) ? hex4(s + i, n - i) : -1;
+		if (is_low(lo)) {
+			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+			i += 6;
 		}
-		o += put_utf8(out + o, c);
+		o += put_utf8(out + o, (unsigned)c);
 	}
 	return o;
 }

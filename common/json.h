@@ -95,11 +95,21 @@ unsigned json_skip(const struct json *j, unsigned i);
 void json_compact(const struct json *j, unsigned i, struct outbuf *ob, int tsv);
 
 /*
+ * Check the escapes of a JSON string's inner text s[0..n) as Python's
+ * json does, and more: a backslash starts one of \" \\ \/ \b \f \n \r \t or
+ * \u and four hex digits, and surrogates come in pairs (high then low).
+ * Returns -1 when every escape is valid, else the offset in s of the
+ * first bad one.  Every path that reads a JSON string checks it so.
+ */
+long json_string_check(const char *s, size_t n);
+
+/*
  * Decode the escapes of a JSON string's inner text s[0..n) into out, which
  * must have room for n bytes (decoding never grows the text).  \uXXXX
- * becomes UTF-8, surrogate pairs one 4-byte character; a lone surrogate is
- * written as its 3-byte form (as Python's "surrogatepass").  Returns the
- * decoded length.  The text must have passed json_parse (escapes valid).
+ * becomes UTF-8, surrogate pairs one 4-byte character.  Returns the
+ * decoded length.  The text should have passed json_string_check; on text
+ * that did not, it still reads only s[0..n) and writes at most n bytes
+ * (a bad \u escape is kept as its bytes).
  */
 size_t json_decode_string(const char *s, size_t n, char *out);
 

@@ -23,14 +23,6 @@ static void skip_ws(struct jparser *jp)
 		jp->p++;
 }
 
-static int is_hex4(const char *p)
-{
-	for (int i = 0; i < 4; i++)
-		if (!isxdigit((unsigned char)p[i]))
-			return 0;
-	return 1;
-}
-
 /*
  * Decodes the string at jp->p (on the opening quote) into a new buffer.
  * The escapes are checked here; json_decode_string() (common/json.h),
@@ -40,20 +32,9 @@ static int parse_string(struct jparser *jp, char **out, size_t *outlen)
 {
 	const char *start = ++jp->p, *p = start;
 
-	while (p < jp->end && *p != '"') {
-		if (*p != '\\') {
-			p++;
-		} else if (p + 1 < jp->end && p[1] == 'u') {
-			if (jp->end - p < 6 || !is_hex4(p + 2))
-				return -1;
-			p += 6;
-		} else if (p + 1 < jp->end && p[1] && strchr("\"\\/bfnrt", p[1])) {
-			p += 2;
-		} else {
-			return -1;
-		}
-	}
-	if (p >= jp->end)
+	while (p < jp->end && *p != '"')
+		p += *p == '\\' && p + 1 < jp->end ? 2 : 1;
+	if (p >= jp->end || json_string_check(start, (size_t)(p - start)) >= 0)
 		return -1;
 	/* decoded text is never longer than the source */
 	*out = xmalloc((size_t)(p - start) + 1);

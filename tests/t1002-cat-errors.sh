@@ -26,6 +26,12 @@ nocolon.json|byte 28: event 0: expected ',' between values
 trailing.json|byte 31: trailing data after the JSON document
 empty.zip|archive holds no *.json or *.json.gz member
 bom.json|byte 0: not a JSON object or array (a UTF-8 byte order mark?)
+badkey-cut-u.json|byte 100: invalid \u escape
+badescape-zzzz.json|byte 25: event 0: invalid \u escape
+badescape-short.json|byte 25: event 0: invalid \u escape
+badescape-lone-surrogate.json|byte 26: event 0: invalid \u escape
+badescape-args.json|byte 51: event 0: invalid escape
+badescape-topvalue.json|byte 14: in "meta": invalid \u escape
 EOF_TABLE
 
 test_expect_success 'missing file: exit 1, named with the reason' '

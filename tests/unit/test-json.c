@@ -177,11 +177,22 @@ static void test_numbers(void)
 	       "NaN and Infinity are not JSON");
 }
 
+/* Decode into a buffer of exactly strlen(in) bytes: ASan sees any overrun. */
 static void decode(const char *in, const char *want, size_t wantlen, const char *what)
 {
-	char out[64];
-	size_t n = json_decode_string(in, strlen(in), out);
+	size_t len = strlen(in);
+	char *out = malloc(len ? len : 1);
+	size_t n = json_decode_string(in, len, out);
 	tap_ok(n == wantlen && !memcmp(out, want, n), what);
+	free(out);
+}
+
+static void check(const char *in, long want, const char *what)
+{
+	long got = json_string_check(in, strlen(in));
+	tap_ok(got == want, what);
+	if (got != want)
+		printf("#   got %ld, want %ld\n", got, want);
 }
 
 static void test_escapes(void)
@@ -190,9 +201,29 @@ static void test_escapes(void)
 	decode("\\u00b5s", "\xc2\xb5s", 3, "\\u00b5 is 2-byte UTF-8");
 	decode("\\u20ac", "\xe2\x82\xac", 3, "\\u20ac is 3-byte UTF-8");
 	decode("\\ud83d\\ude00", "\xf0\x9f\x98\x80", 4, "surrogate pair is one 4-byte char");
-	decode("\\ud83dx", "\xed\xa0\xbdx", 4, "lone surrogate kept as its 3-byte form");
 	decode("\\u0000", "\0", 1, "\\u0000 decodes to NUL");
 	decode("plain", "plain", 5, "no escapes");
+	/* invalid text (json_string_check refuses it): still within bounds */
+	decode("aaaaaaaaaaaaaaaaaaaaaaa\\u", "aaaaaaaaaaaaaaaaaaaaaaa\\u", 25,
+	       "cut-off \\u at the end: kept as bytes, nothing written past n");
+	decode("\\ud", "\\ud", 3, "\\u with one hex digit kept as bytes");
+	decode("\\uzzzz", "\\uzzzz", 6, "\\uzzzz kept as bytes (no made-up character)");
+	decode("x\\", "x\\", 2, "a trailing backslash kept");
+
+	check("plain", -1, "check: no escapes");
+	check("a\\tb\\u00e9\\ud83d\\ude00\\/", -1, "check: valid escapes and a pair");
+	check("aaaa\\u", 4, "check: cut-off \\u");
+	check("\\ud", 0, "check: \\u with one digit");
+	check("x\\uzzzz", 1, "check: \\uzzzz");
+	check("ab\\u12g4", 2, "check: non-hex digit");
+	check("\\q", 0, "check: unknown escape letter");
+	check("ab\\", 2, "check: trailing backslash");
+	check("\\ud800", 0, "check: lone high surrogate at the end");
+	check("\\ud800\\u0041", 0, "check: high surrogate then a non-low escape");
+	check("\\ud800x", 0, "check: high surrogate then a plain byte");
+	check("a\\udc00", 1, "check: lone low surrogate");
+	check("\\ud800\\ud800\\udc00", 0, "check: two highs");
+	check("\\uD83D\\uDE00", -1, "check: upper-case hex pair");
 }
 
 /* Run f writing to an outbuf on a pipe; return what it wrote. */
