@@ -1,6 +1,6 @@
 /*
  * tl-compare: compare finished report folders (TraceLens's
- * compare_perf_reports_pytorch).  The work is in common/rcompare.c.
+ * compare_perf_reports_pytorch).  The work is in common/compare.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "err.h"
 #include "opt.h"
-#include "rcompare.h"
+#include "compare.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -41,10 +41,10 @@ static void split_words(const char *arg, char ***list, size_t *n, size_t *alloc)
 	}
 }
 
-static void parse_sheets(char **words, size_t n, struct rcompare *rc)
+static void parse_sheets(char **words, size_t n, struct compare *rc)
 {
 	for (size_t i = 0; i < n; i++) {
-		unsigned bit = rcompare_group(words[i]);
+		unsigned bit = compare_group(words[i]);
 		if (!bit) {
 			tl_warn("--sheets: unknown sheet group '%s' (want "
 				"gpu_timeline, ops_summary, kernel_summary, "
@@ -67,7 +67,7 @@ static char **make_tags(char **names, size_t nnames, char **dirs, size_t n)
 		exit(TL_EXIT_USAGE);
 	}
 	for (size_t i = 0; i < n; i++)
-		tags[i] = nnames ? xstrdup(names[i]) : rcompare_default_tag(dirs[i]);
+		tags[i] = nnames ? xstrdup(names[i]) : compare_default_tag(dirs[i]);
 	for (size_t i = 0; i < n; i++) {
 		if (!tags[i][0] || strchr(tags[i], '/')) {
 			/* a tag names output files: OUT/SHEET_intersect_TAG.csv */
@@ -128,7 +128,7 @@ static void free_list(char **list, size_t n)
 
 int main(int argc, char **argv)
 {
-	struct rcompare rc = { 0 };
+	struct compare rc = { 0 };
 	char **names = NULL, **sheets = NULL, **tags;
 	size_t nnames = 0, anames = 0, nsheets = 0, asheets = 0;
 	int c, status;
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 	status = TL_EXIT_BAD;
 	if (check_dirs(argv + optind, rc.n)) {
 		make_dir(rc.outdir);
-		status = rcompare_run(&rc);
+		status = compare_run(&rc);
 	}
 	free_list(tags, rc.n);
 	free_list(names, nnames);

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "ntree.h"
+#include "tree_read.h"
 #include "opt.h"
 #include "outbuf.h"
 #include "strpool.h"
-#include "tdiff.h"
-#include "tmerge.h"
+#include "diff_report.h"
+#include "diff_merge.h"
 #include "banned.h"
 
 static const char usage[] =
@@ -86,11 +86,11 @@ static int waited_ok(pid_t pid)
  * pipes are close-on-exec so that the other operand's pipeline, started
  * from another thread, does not hold them open.
  */
-static struct ntree *read_trace(const char *path, struct strpool *sp, int python)
+static struct tree_read *read_trace(const char *path, struct strpool *sp, int python)
 {
 	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
 	int a[2], b[2], fds[4];
-	struct ntree *t;
+	struct tree_read *t;
 	pid_t pc, pt;
 	int ok;
 
@@ -103,13 +103,13 @@ static struct ntree *read_trace(const char *path, struct strpool *sp, int python
 	pt = spawn(tree, python ? "--python" : NULL, a[0], b[1], fds, 4);
 	close(a[0]), close(a[1]), close(b[1]);
 	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", b[0]);
-	t = ntree_read(fdpath, sp);
+	t = tree_read_read(fdpath, sp);
 	close(b[0]);
 	ok = waited_ok(pc);
 	ok &= waited_ok(pt);
 	if (!ok || !t) {
 		tl_warn("%s: could not build its call tree with %s | %s", path, cat, tree);
-		ntree_free(t);
+		tree_read_free(t);
 		return NULL;
 	}
 	t->path = path;
@@ -117,13 +117,13 @@ static struct ntree *read_trace(const char *path, struct strpool *sp, int python
 }
 
 /* A node stream starts with "#tl-"; anything else is taken for a trace. */
-static struct ntree *load(const char *path, struct strpool *sp, int python)
+static struct tree_read *load(const char *path, struct strpool *sp, int python)
 {
 	char head[4] = { 0 };
 	int fd;
 
 	if (!strcmp(path, "-"))
-		return ntree_read(path, sp);
+		return tree_read_read(path, sp);
 	if ((fd = open(path, O_RDONLY)) < 0) {
 		tl_warn_errno("%s", path);
 		return NULL;
@@ -132,7 +132,7 @@ static struct ntree *load(const char *path, struct strpool *sp, int python)
 		head[0] = 0;
 	close(fd);
 	if (!memcmp(head, "#tl-", 4))
-		return ntree_read(path, sp);
+		return tree_read_read(path, sp);
 	return read_trace(path, sp, python);
 }
 
@@ -141,7 +141,7 @@ struct job {
 	const char *path;
 	int python;
 	struct strpool *sp;
-	struct ntree *t;
+	struct tree_read *t;
 };
 
 static void *load_job(void *arg)
@@ -157,7 +157,7 @@ static void *load_job(void *arg)
  * into trace 1's pool so that names compare by id.
  */
 static int load_both(const char *p1, const char *p2, int python, struct strpool *sp,
-		     struct ntree **t1, struct ntree **t2)
+		     struct tree_read **t1, struct tree_read **t2)
 {
 	struct job a = { p1, python, sp, NULL }, b = { p2, python, strpool_new(), NULL };
 	pthread_t th;
@@ -169,7 +169,7 @@ static int load_both(const char *p1, const char *p2, int python, struct strpool 
 	if (threaded)
 		pthread_join(th, NULL);
 	if (b.t)
-		ntree_repool(b.t, sp);
+		tree_read_repool(b.t, sp);
 	strpool_free(b.sp);
 	*t1 = a.t;
 	*t2 = b.t;
@@ -181,25 +181,25 @@ struct opts {
 	int print, summary, prune, top, python;
 };
 
-static int report(struct ntree *t1, struct ntree *t2, const struct opts *o)
+static int report(struct tree_read *t1, struct tree_read *t2, const struct opts *o)
 {
-	struct tmerge *tm = tmerge_new(t1, t2);
-	struct tdiff *td;
+	struct diff_merge *tm = diff_merge_new(t1, t2);
+	struct diff_report *td;
 	struct outbuf *ob;
 	int rc = 0;
 
-	tmerge_run(tm);
-	td = tdiff_new(tm);
-	if (o->dir && tdiff_write_dir(td, o->dir, o->prune) < 0)
+	diff_merge_run(tm);
+	td = diff_report_new(tm);
+	if (o->dir && diff_report_write_dir(td, o->dir, o->prune) < 0)
 		rc = 1;
 	ob = outbuf_open_fd(1);
 	if (o->print)
-		tmerge_write_tree(tm, ob, o->prune);
+		diff_merge_write_tree(tm, ob, o->prune);
 	if (o->summary)
-		tdiff_write_summary(td, ob, o->top);
+		diff_report_write_summary(td, ob, o->top);
 	outbuf_close(ob);
-	tdiff_free(td);
-	tmerge_free(tm);
+	diff_report_free(td);
+	diff_merge_free(tm);
 	return rc;
 }
 
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { NULL, 0, 0, 0, 10, 0 };
 	struct strpool *sp;
-	struct ntree *t1, *t2;
+	struct tree_read *t1, *t2;
 	int c, rc;
 
 	tl_init(argv[0]);
@@ -232,8 +232,8 @@ int main(int argc, char **argv)
 	sp = strpool_new();
 	rc = load_both(argv[optind], argv[optind + 1], o.python, sp, &t1, &t2) ?
 	     report(t1, t2, &o) : TL_EXIT_BAD;
-	ntree_free(t1);
-	ntree_free(t2);
+	tree_read_free(t1);
+	tree_read_free(t2);
 	strpool_free(sp);
 	return rc;
 }

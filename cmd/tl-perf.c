@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 
 #include "err.h"
-#include "nodeset.h"
-#include "opdb.h"
+#include "tree_nodes.h"
+#include "perf_ops.h"
 #include "opt.h"
-#include "perfreport.h"
-#include "perfsheet.h"
+#include "perf_report.h"
+#include "perf_sheet.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -46,7 +46,7 @@ struct opts {
 	size_t nsheets;
 };
 
-static int write_one(struct perfreport *pr, struct perfsheet *ps, const struct opts *o,
+static int write_one(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o,
 		     const char *name)
 {
 	char *path = NULL;
@@ -62,16 +62,16 @@ static int write_one(struct perfreport *pr, struct perfsheet *ps, const struct o
 	free(path);
 	if (!sh)
 		return 1;
-	if (perfreport_known(name))
-		perfreport_write(pr, name, sh);
+	if (perf_report_known(name))
+		perf_report_write(pr, name, sh);
 	else
-		perfsheet_write(ps, name, sh);
+		perf_sheet_write(ps, name, sh);
 	sheet_close(sh);
 	return 0;
 }
 
 /* Explicit --sheet names are written even where TraceLens would skip them. */
-static int write_sheets(struct perfreport *pr, struct perfsheet *ps, const struct opts *o)
+static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o)
 {
 	int rval = 0;
 	const char *name;
@@ -81,28 +81,28 @@ static int write_sheets(struct perfreport *pr, struct perfsheet *ps, const struc
 			rval |= write_one(pr, ps, o, o->sheets[i]);
 		return rval;
 	}
-	for (int i = 0; perfreport_names[i]; i++)
-		if (perfreport_wanted(pr, perfreport_names[i]))
-			rval |= write_one(pr, ps, o, perfreport_names[i]);
-	for (size_t i = 0; (name = perfsheet_name(ps, i)); i++)
+	for (int i = 0; perf_report_names[i]; i++)
+		if (perf_report_wanted(pr, perf_report_names[i]))
+			rval |= write_one(pr, ps, o, perf_report_names[i]);
+	for (size_t i = 0; (name = perf_sheet_name(ps, i)); i++)
 		rval |= write_one(pr, ps, o, name);
 	return rval;
 }
 
 /* --arch NAME|FILE, or auto: from the trace's deviceProperties name */
-static struct arch *pick_arch(const struct opts *o, const struct nodeset *ns, int *bad)
+static struct perf_arch *pick_arch(const struct opts *o, const struct tree_nodes *ns, int *bad)
 {
-	struct arch *a = NULL;
+	struct perf_arch *a = NULL;
 
 	*bad = 0;
 	if (!o->arch)
 		return NULL;
 	if (strcmp(o->arch, "auto")) {
-		if (!(a = arch_load(o->arch)))
+		if (!(a = perf_arch_load(o->arch)))
 			*bad = 1;
 		return a;
 	}
-	if (ns->device && (a = arch_detect(ns->device)))
+	if (ns->device && (a = perf_arch_detect(ns->device)))
 		tl_warn("roofline for '%s' with arch %s (%s)", ns->device, a->name, a->path);
 	else
 		tl_warn("no arch table for device '%s': no roofline columns (use --arch NAME)",
@@ -115,40 +115,40 @@ static void print_name(const char *name)
 	puts(name);
 }
 
-static int run(const char *path, const struct opts *o, const struct opdb *db)
+static int run(const char *path, const struct opts *o, const struct perf_ops *db)
 {
-	struct nodeset *ns = nodeset_read(path);
-	struct treeperf *tp;
-	struct perfreport *pr;
-	struct perfsheet *ps;
-	struct arch *arch;
+	struct tree_nodes *ns = tree_nodes_read(path);
+	struct perf_tree *tp;
+	struct perf_report *pr;
+	struct perf_sheet *ps;
+	struct perf_arch *arch;
 	int rval;
 
 	if (!ns)
 		return 1;
 	arch = pick_arch(o, ns, &rval);
 	if (rval) {
-		nodeset_free(ns);
+		tree_nodes_free(ns);
 		return 1;
 	}
-	tp = treeperf_new(ns, db, o->all_gpu);
-	pr = perfreport_new(tp);
+	tp = perf_tree_new(ns, db, o->all_gpu);
+	pr = perf_report_new(tp);
 	pr->short_us = o->short_us;
 	pr->bins = (int)o->bins;
 	pr->topk = o->topk;
-	ps = perfsheet_new(pr, arch);
-	pr->perf_cols = perfsheet_unified_cols;
+	ps = perf_sheet_new(pr, arch);
+	pr->perf_cols = perf_sheet_unified_cols;
 	pr->perf_ctx = ps;
 	rval = write_sheets(pr, ps, o);
-	perfsheet_free(ps);
-	arch_free(arch);
-	perfreport_free(pr);
-	treeperf_free(tp);
-	nodeset_free(ns);
+	perf_sheet_free(ps);
+	perf_arch_free(arch);
+	perf_report_free(pr);
+	perf_tree_free(tp);
+	tree_nodes_free(ns);
 	return rval;
 }
 
-static void check_opts(struct opts *o, int nargs, const struct opdb *db)
+static void check_opts(struct opts *o, int nargs, const struct perf_ops *db)
 {
 	if (nargs > 1)
 		tl_usage(usage, 2);
@@ -157,7 +157,7 @@ static void check_opts(struct opts *o, int nargs, const struct opdb *db)
 		tl_usage(usage, 2);
 	}
 	for (size_t i = 0; i < o->nsheets; i++)
-		if (!perfreport_known(o->sheets[i]) && !perfsheet_exists(db, o->sheets[i])) {
+		if (!perf_report_known(o->sheets[i]) && !perf_sheet_exists(db, o->sheets[i])) {
 			tl_warn("unknown sheet '%s' (tl-perf -l lists them)", o->sheets[i]);
 			exit(2);
 		}
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
 	struct opts o = { .bins = 100, .topk = -1, .short_us = 10 };
 	size_t alloc = 0;
 	int c, rval, list = 0;
-	struct opdb *db;
+	struct perf_ops *db;
 
 	tl_init(argv[0]);
 	while ((c = tl_getopt(argc, argv, "hlo:s:", longopts, usage)) != -1) {
@@ -195,17 +195,17 @@ int main(int argc, char **argv)
 		default: tl_usage(usage, 2);
 		}
 	}
-	db = opdb_load(o.ops);
+	db = perf_ops_load(o.ops);
 	if (list) {
-		for (int i = 0; perfreport_names[i]; i++)
-			puts(perfreport_names[i]);
-		perfsheet_each_name(db, print_name);
-		opdb_free(db);
+		for (int i = 0; perf_report_names[i]; i++)
+			puts(perf_report_names[i]);
+		perf_sheet_each_name(db, print_name);
+		perf_ops_free(db);
 		return 0;
 	}
 	check_opts(&o, argc - optind, db);
 	rval = run(optind < argc ? argv[optind] : NULL, &o, db);
-	opdb_free(db);
+	perf_ops_free(db);
 	free(o.sheets);
 	return rval;
 }

@@ -1,11 +1,11 @@
 /*
  * tl-timeline: the GPU timeline breakdown of TraceLens (gpu_timeline.csv)
- * from an event or node stream.  The work is in common/gpuscan.c.
+ * from an event or node stream.  The work is in common/timeline_scan.c.
  */
 #include <stdlib.h>
 
 #include "err.h"
-#include "gpuscan.h"
+#include "timeline_scan.h"
 #include "opt.h"
 #include "outbuf.h"
 #include "banned.h"
@@ -29,7 +29,7 @@ static const struct option longopts[] = {
 
 int main(int argc, char **argv)
 {
-	struct gpuscan_opts o = { .micro_us = -1 };
+	struct timeline_scan_opts o = { .micro_us = -1 };
 	struct outbuf *ob;
 	int c, rval;
 
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 		tl_usage(usage, TL_EXIT_USAGE);
 	}
 	ob = outbuf_open_fd(1);
-	rval = gpuscan_run(optind < argc ? argv[optind] : NULL, &o, ob);
+	rval = timeline_scan_run(optind < argc ? argv[optind] : NULL, &o, ob);
 	outbuf_close(ob);
 	return rval;
 }

@@ -1,7 +1,7 @@
 /*
  * tl-tree: the event stream in, TraceLens's call tree out — as the node
  * stream (every event row plus the tree's columns, common/nodewrite.c) or
- * as text views (common/treeview.c).
+ * as text views (common/tree_view.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 #include "outbuf.h"
 #include "stream.h"
 #include "tree.h"
-#include "treeio.h"
-#include "treeview.h"
+#include "tree_io.h"
+#include "tree_view.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -63,7 +63,7 @@ static uint32_t find_ext(const struct tree *t, const char *arg, const char *name
 static int print_roots(struct outbuf *ob, struct tree *t, const struct opts *o,
 		       const char *name)
 {
-	struct treeview_opts v = { o->depth, o->prune };
+	struct tree_view_opts v = { o->depth, o->prune };
 	uint32_t i;
 	size_t n;
 	const uint32_t *roots;
@@ -72,21 +72,21 @@ static int print_roots(struct outbuf *ob, struct tree *t, const struct opts *o,
 		i = o->root ? find_uid(t, o->root, name) : find_ext(t, o->ext, name);
 		if (i == TREE_NONE)
 			return 1;
-		treeview_subtree(ob, t, i, &v);
+		tree_view_subtree(ob, t, i, &v);
 		return 0;
 	}
 	/* with pruning, roots without GPU work are left out like children */
 	roots = tree_roots(t, &n);
 	for (size_t k = 0; k < n; k++)
 		if (!o->prune || tree_at(t, roots[k])->gpu_n)
-			treeview_subtree(ob, t, roots[k], &v);
+			tree_view_subtree(ob, t, roots[k], &v);
 	return 0;
 }
 
 static int views(struct stream *s, const struct opts *o)
 {
 	char *src = NULL;
-	struct tree *t = treeio_read_source(s, o->src, o->python ? TREE_PYTHON : 0, o->verbose,
+	struct tree *t = tree_io_read_source(s, o->src, o->python ? TREE_PYTHON : 0, o->verbose,
 					     &src);
 	struct outbuf *ob;
 	uint32_t i;
@@ -100,9 +100,9 @@ static int views(struct stream *s, const struct opts *o)
 	} else if ((i = find_uid(t, o->uid, stream_name(s))) == TREE_NONE) {
 		rval = 1;
 	} else if (o->mode == M_UP) {
-		treeview_parents(ob, t, i);
+		tree_view_parents(ob, t, i);
 	} else {
-		treeview_node(ob, t, i);
+		tree_view_node(ob, t, i);
 	}
 	outbuf_close(ob);
 	tree_free(t);
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 	s = stream_open(path, "events");
 	if (!s)
 		return TL_EXIT_BAD;
-	rval = o.mode == M_NODES ? treeio_write_nodes(s, path, o.python ? TREE_PYTHON : 0, o.verbose) :
+	rval = o.mode == M_NODES ? tree_io_write_nodes(s, path, o.python ? TREE_PYTHON : 0, o.verbose) :
 				     views(s, &o);
 	stream_close(s);
 	return rval ? TL_EXIT_BAD : TL_EXIT_OK;

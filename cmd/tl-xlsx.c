@@ -1,7 +1,7 @@
 /*
  * tl-xlsx: a report folder of SHEET.csv files (or CSV files named one by
  * one) as one Excel workbook, sheets in TraceLens's order.  The work is in
- * common/xlsx.c and common/sheetorder.c.
+ * common/xlsx.c and common/sheet_order.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include "csv.h"
 #include "err.h"
 #include "opt.h"
-#include "sheetorder.h"
+#include "sheet_order.h"
 #include "xalloc.h"
 #include "xlsx.h"
 #include "banned.h"
@@ -72,7 +72,7 @@ static int list_dir(const char *dir, struct list *files)
 		tl_warn("%s: no .csv files", dir);
 		return -1;
 	}
-	sheetorder_sort(names.v, names.n);
+	sheet_order_sort(names.v, names.n);
 	for (size_t i = 0; i < names.n; i++) {
 		size_t len = strlen(names.v[i]);
 		char *p = xmalloc(st_add(dlen, len) + 6);

@@ -4,9 +4,9 @@
 
 #include "cat.h"
 #include "err.h"
-#include "event.h"
-#include "input.h"
-#include "jscan.h"
+#include "cat_event.h"
+#include "cat_input.h"
+#include "json_scan.h"
 #include "json.h"
 #include "outbuf.h"
 #include "xalloc.h"
@@ -17,9 +17,9 @@
 
 struct cat {
 	struct cat_opts o;
-	struct event_out *w;
+	struct cat_event_out *w;
 	struct json j;
-	struct jscan s;
+	struct json_scan s;
 	char *buf;		/* window: bytes not yet consumed */
 	size_t len, cap;
 	unsigned nsrc;
@@ -35,11 +35,11 @@ struct cat *cat_new(struct outbuf *ob, const struct cat_opts *o)
 	struct cat *c = xcalloc(1, sizeof(*c));
 
 	c->o = *o;
-	c->w = event_out_new(ob, o->ndjson);
+	c->w = cat_event_out_new(ob, o->ndjson);
 	json_init(&c->j);
 	c->cap = WINDOW_START;
 	c->buf = xmalloc(c->cap);
-	event_header(c->w);
+	cat_event_header(c->w);
 	return c;
 }
 
@@ -47,7 +47,7 @@ void cat_free(struct cat *c)
 {
 	if (!c)
 		return;
-	event_out_free(c->w);
+	cat_event_out_free(c->w);
 	json_release(&c->j);
 	free(c->buf);
 	free(c);
@@ -57,7 +57,7 @@ void cat_free(struct cat *c)
  * Tokenise the element's compact copy; if it is bad, parse the original
  * to say where.  0 or -1 with *off and *msg set.
  */
-static int parse(struct cat *c, const struct jscan_item *it, uint64_t *off,
+static int parse(struct cat *c, const struct json_scan_item *it, uint64_t *off,
 		 const char **msg)
 {
 	if (json_parse_compact(&c->j, it->ctext, it->clen, it->escapes) == 0)
@@ -76,7 +76,7 @@ static int parse(struct cat *c, const struct jscan_item *it, uint64_t *off,
  * (reported).
  */
 static int one_event(struct cat *c, const char *name, unsigned src,
-		     const struct jscan_item *it, struct counts *n)
+		     const struct json_scan_item *it, struct counts *n)
 {
 	uint64_t uid = n->elements++;
 	uint64_t off = it->off;
@@ -91,7 +91,7 @@ static int one_event(struct cat *c, const char *name, unsigned src,
 		msg = "event is not an object";
 	}
 	if (!msg) {
-		event_row(c->w, src, uid, &c->j);
+		cat_event_row(c->w, src, uid, &c->j);
 		n->written++;
 		return 0;
 	}
@@ -103,7 +103,7 @@ static int one_event(struct cat *c, const char *name, unsigned src,
 }
 
 static int one_top(struct cat *c, const char *name, unsigned src,
-		   const struct jscan_item *it)
+		   const struct json_scan_item *it)
 {
 	uint64_t off = it->bad_off;
 	const char *msg = it->bad_msg;
@@ -114,7 +114,7 @@ static int one_top(struct cat *c, const char *name, unsigned src,
 		tl_warn("%s: byte %" PRIu64 ": in \"%s\": %s", name, off, it->key, msg);
 		return -1;
 	}
-	event_top(c->w, src, it->key, it->keylen, &c->j);
+	cat_event_top(c->w, src, it->key, it->keylen, &c->j);
 	return 0;
 }
 
@@ -122,9 +122,9 @@ static int one_top(struct cat *c, const char *name, unsigned src,
  * Make room and read more: drop the consumed prefix, grow the window if an
  * element fills it.  1: read, 0: end of input, -1: error (reported).
  */
-static int refill(struct cat *c, struct input *in, const char *name)
+static int refill(struct cat *c, struct cat_input *in, const char *name)
 {
-	size_t used = jscan_consumed(&c->s);
+	size_t used = json_scan_consumed(&c->s);
 	ssize_t r;
 
 	memmove(c->buf, c->buf + used, c->len - used);
@@ -133,36 +133,36 @@ static int refill(struct cat *c, struct input *in, const char *name)
 		c->cap = st_mult(c->cap, 2);
 		c->buf = xrealloc(c->buf, c->cap);
 	}
-	r = input_read(in, c->buf + c->len, READ_MIN);
+	r = cat_input_read(in, c->buf + c->len, READ_MIN);
 	if (r < 0) {
 		tl_warn("%s: byte %" PRIu64 ": %s", name,
-			c->s.base + used + c->len, input_error(in));
+			c->s.base + used + c->len, cat_input_error(in));
 		return -1;
 	}
 	c->len += (size_t)r;
-	jscan_set_buf(&c->s, c->buf, c->len, r > 0);
+	json_scan_set_buf(&c->s, c->buf, c->len, r > 0);
 	return r > 0;
 }
 
-static int scan(struct cat *c, struct input *in, const char *name,
+static int scan(struct cat *c, struct cat_input *in, const char *name,
 		unsigned src, struct counts *n)
 {
-	struct jscan_item it;
+	struct json_scan_item it;
 
 	for (;;) {
-		int r = jscan_next(&c->s, &it);
+		int r = json_scan_next(&c->s, &it);
 		switch (r) {
-		case JSCAN_EVENT:
+		case JSON_SCAN_EVENT:
 			if (one_event(c, name, src, &it, n) < 0)
 				return -1;
 			break;
-		case JSCAN_TOP:
+		case JSON_SCAN_TOP:
 			if (one_top(c, name, src, &it) < 0)
 				return -1;
 			break;
-		case JSCAN_DONE:
+		case JSON_SCAN_DONE:
 			return 0;
-		case JSCAN_ERROR:
+		case JSON_SCAN_ERROR:
 			tl_warn("%s: byte %" PRIu64 ": %s", name, c->s.err_off,
 				c->s.err_msg);
 			return -1;
@@ -174,21 +174,21 @@ static int scan(struct cat *c, struct input *in, const char *name,
 }
 
 /* One trace: 0 ok, 1 bad. */
-static int cat_stream(struct cat *c, struct input *in)
+static int cat_stream(struct cat *c, struct cat_input *in)
 {
-	const char *name = input_name(in);
+	const char *name = cat_input_name(in);
 	unsigned src = c->nsrc++;
 	struct counts n = { 0, 0, 0 };
 	int rc;
 
-	event_source(c->w, src, name);
-	jscan_init(&c->s);
+	cat_event_source(c->w, src, name);
+	json_scan_init(&c->s);
 	c->len = 0;
-	jscan_set_buf(&c->s, c->buf, 0, 1);
+	json_scan_set_buf(&c->s, c->buf, 0, 1);
 	rc = scan(c, in, name, src, &n);
 	if (rc == 0)
-		event_end(c->w, src, n.elements, n.skipped);
-	jscan_release(&c->s);
+		cat_event_end(c->w, src, n.elements, n.skipped);
+	json_scan_release(&c->s);
 	if (c->o.verbose)
 		tl_warn("%s: %" PRIu64 " events read, %" PRIu64 " written, %"
 			PRIu64 " skipped", name, n.elements, n.written, n.skipped);
@@ -197,17 +197,17 @@ static int cat_stream(struct cat *c, struct input *in)
 
 int cat_file(struct cat *c, const char *path)
 {
-	struct input *in = input_open(path);
+	struct cat_input *in = cat_input_open(path);
 	int bad = 0, r;
 
 	if (!in)
 		return 1;
-	while ((r = input_next(in)) > 0)
+	while ((r = cat_input_next(in)) > 0)
 		bad |= cat_stream(c, in);
 	if (r < 0) {
-		tl_warn("%s: %s", path, input_error(in));
+		tl_warn("%s: %s", path, cat_input_error(in));
 		bad = 1;
 	}
-	input_close(in);
+	cat_input_close(in);
 	return bad;
 }

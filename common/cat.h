@@ -1,6 +1,6 @@
 /*
- * cat: tl-cat's work: every trace in a file argument, through input.h
- * (containers), jscan.h (element extents), json.h (tokens) and event.h
+ * cat: tl-cat's work: every trace in a file argument, through cat_input.h
+ * (containers), json_scan.h (element extents), json.h (tokens) and cat_event.h
  * (rows), into one event stream.
  *
  *	struct cat_opts o = { .ndjson = 0, .keep_going = 1, .verbose = 0 };

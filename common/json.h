@@ -72,13 +72,13 @@ void json_release(struct json *j);
  */
 int json_parse(struct json *j, const char *text, size_t len);
 /* The same for text whose strings were already checked for control bytes
- * (by jscan): skips that one check. */
+ * (by json_scan): skips that one check. */
 int json_parse_checked(struct json *j, const char *text, size_t len);
 /*
- * Tokenise text that is compact already (jscan's copy), without copying:
+ * Tokenise text that is compact already (json_scan's copy), without copying:
  * j.text points to it, so it must outlive the use of j.  On failure, parse
  * the original text with json_parse to learn where it goes wrong.
- * escapes is 0 when the caller knows text holds no backslash (jscan
+ * escapes is 0 when the caller knows text holds no backslash (json_scan
  * does): decoding and TSV escaping are then skipped.
  */
 int json_parse_compact(struct json *j, const char *text, size_t len,

@@ -5,7 +5,7 @@
 
 #include "err.h"
 #include "outbuf.h"
-#include "pyfmt.h"
+#include "py_fmt.h"
 #include "sheet.h"
 #include "xalloc.h"
 #include "banned.h"

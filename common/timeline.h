@@ -29,7 +29,7 @@
 
 #include <stddef.h>
 
-#include "interval.h"
+#include "timeline_interval.h"
 
 enum { GPU_NONE = -1, GPU_COMPUTATION, GPU_COMMUNICATION, GPU_MEMCPY, GPU_NCLASS };
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Unit tests of tl-cat's common/ pieces: jscan (the push scanner, fed in
+# Unit tests of tl-cat's common/ pieces: json_scan (the push scanner, fed in
 # pieces of every size), json (grammar, numbers, escapes, compact text)
 # and event rows (TSV escaping, column rules).  tests/unit/test-json.c
 . "$TL_SRC/tests/lib.sh"

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The op table share/tl/ops.tsv and common/opdb (tests/unit/test-opdb.c).
+# The op table share/tl/ops.tsv and common/opdb (tests/unit/test-perf_ops.c).
 . "$TL_SRC/tests/lib.sh"
 
-test_expect_success 'opdb unit tests pass' '
+test_expect_success 'perf_ops unit tests pass' '
 	"$TL_UNIT/test-opdb" "$TL_SRC" >unit.tap &&
 	! grep "^not ok" unit.tap
 '

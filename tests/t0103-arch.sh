@@ -1,5 +1,5 @@
 #!/bin/sh
-# GPU arch tables share/tl/arch/*.tsv and common/arch (tests/unit/test-arch.c).
+# GPU arch tables share/tl/arch/*.tsv and common/arch (tests/unit/test-perf_arch.c).
 . "$TL_SRC/tests/lib.sh"
 
 test_expect_success 'arch unit tests pass' '

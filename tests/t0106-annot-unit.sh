@@ -1,5 +1,5 @@
 #!/bin/sh
-# Iteration-annotation labels → chunk stats (tests/unit/test-annot.c).
+# Iteration-annotation labels → chunk stats (tests/unit/test-perf_annot.c).
 . "$TL_SRC/tests/lib.sh"
 
 test_expect_success 'annotation parser unit tests pass' '

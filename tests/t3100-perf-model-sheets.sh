@@ -3,7 +3,7 @@
 # columns on a hand-made trace (t3100-perf-model-sheets.d/trace.json): a
 # float conv2d (2,3,8,8)x(4,3,3,3) and a bf16 flash SDPA (1,2,16,8), each
 # with its autograd backward on a second thread (Sequence numbers 5 and 6).
-# Hand-checked (spec perfmodel §3, §4; core §4.7):
+# Hand-checked (spec perf_model §3, §4; core §4.7):
 #   CONV_fwd: out (2,4,6,6) = 288; 2*288*27 = 15552 FLOPs; (384+108+288)*4
 #     = 3120 B; kernel 10 µs; bias False (the 9-argument quirk);
 #   CONV_bwd: only aten::convolution_backward (the forward conv is kept out

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdb.h"
-#include "perfmodel.h"
-#include "pyfmt.h"
+#include "perf_ops.h"
+#include "perf_model.h"
+#include "py_fmt.h"
 
-static void eval_line(const struct opdb *db, char *line)
+static void eval_line(const struct perf_ops *db, char *line)
 {
 	char *f[7] = { 0 };
 	const char *kern[64];
@@ -43,7 +43,7 @@ static void eval_line(const struct opdb *db, char *line)
 	a.types = f[2];
 	a.strides = f[3];
 	a.concrete = f[4];
-	perfmodel_compute(opdb_lookup(db, f[0]), &a, kern, nk, f[5] && *f[5] == '1', &r);
+	perf_model_compute(perf_ops_lookup(db, f[0]), &a, kern, nk, f[5] && *f[5] == '1', &r);
 	py_float_repr(r.flops, fl);
 	py_float_repr(r.bytes, by);
 	char *d = pm_params_dict(&r);
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	struct opdb *db = opdb_load(argc > 1 ? argv[1] : NULL);
+	struct perf_ops *db = perf_ops_load(argc > 1 ? argv[1] : NULL);
 
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
@@ -66,6 +66,6 @@ int main(int argc, char **argv)
 		eval_line(db, line);
 	}
 	free(line);
-	opdb_free(db);
+	perf_ops_free(db);
 	return 0;
 }

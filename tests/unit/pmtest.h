@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "opdb.h"
-#include "perfmodel.h"
+#include "perf_ops.h"
+#include "perf_model.h"
 #include "tap.h"
 
-static struct opdb *db;
+static struct perf_ops *db;
 static struct pm_result r;
 
 /* The text of param `key` of the last result, or "(absent)". */

@@ -1,19 +1,19 @@
 /*
  * Unit tests for common/annot: the iteration-annotation label formats of
- * spec perfmodel §9 (vLLM, SGLang, ATOM; detailed and native), with the
+ * spec perf_model §9 (vLLM, SGLang, ATOM; detailed and native), with the
  * statistics read off the labels by hand.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "annot.h"
+#include "perf_annot.h"
 #include "tap.h"
 
 static void stats(const char *label, const double want[8], const char *what)
 {
-	struct annot_stats st;
-	int got = annot_chunk_stats(label, &st);
+	struct perf_annot_stats st;
+	int got = perf_annot_chunk_stats(label, &st);
 	double v[8] = { st.c_sq, st.c_sk, st.c_sqsq, st.c_sqsk,
 			st.g_sq, st.g_sk, st.g_sqsq, st.g_sqsk };
 	int same = got == 1;
@@ -28,8 +28,8 @@ static void stats(const char *label, const double want[8], const char *what)
 
 static void none(const char *label, const char *what)
 {
-	struct annot_stats st;
-	int got = annot_chunk_stats(label, &st);
+	struct perf_annot_stats st;
+	int got = perf_annot_chunk_stats(label, &st);
 
 	tap_ok(got == 0 && st.c_sq == 0 && st.g_sq == 0, what);
 }
@@ -44,10 +44,10 @@ static void prefixes(const char *label)
 
 	for (size_t i = 0; i <= n; i++) {
 		char *p = malloc(i + 1);
-		struct annot_stats st;
+		struct perf_annot_stats st;
 		memcpy(p, label, i);
 		p[i] = '\0';
-		int got = annot_chunk_stats(p, &st);
+		int got = perf_annot_chunk_stats(p, &st);
 		bad += got != (i == n);	/* the labels' last character is needed */
 		free(p);
 	}

@@ -1,10 +1,10 @@
-/* Unit tests for common/: pyfmt, strpool, outbuf TSV escaping. */
+/* Unit tests for common/: py_fmt, strpool, outbuf TSV escaping. */
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "outbuf.h"
-#include "pyfmt.h"
+#include "py_fmt.h"
 #include "strpool.h"
 #include "tap.h"
 

@@ -10,7 +10,7 @@
 
 #include "csv.h"
 #include "err.h"
-#include "frame.h"
+#include "pd_frame.h"
 #include "outbuf.h"
 #include "xalloc.h"
 #include "tap.h"
@@ -102,25 +102,25 @@ static void test_errors(void)
 	tap_ok(csv_read(&c, "/nonexistent/x.csv") < 0, "missing file");
 }
 
-static struct frame frame_of(struct csv *c, const char *text)
+static struct pd_frame frame_of(struct csv *c, const char *text)
 {
-	struct frame f;
+	struct pd_frame f;
 
 	if (parse(c, text) < 0)
 		abort();
-	frame_from_csv(&f, c);
+	pd_frame_from_csv(&f, c);
 	return f;
 }
 
 /* to_csv of f into a string */
-static char *written(const struct frame *f)
+static char *written(const struct pd_frame *f)
 {
 	char path[] = "/tmp/tl-test-csv-XXXXXX";
 	int fd = mkstemp(path);
 	struct outbuf *ob = outbuf_open_fd(fd);
 	char *s;
 
-	frame_write_csv(f, ob);
+	pd_frame_write_csv(f, ob);
 	outbuf_close(ob);
 	close(fd);
 	size_t len;
@@ -136,7 +136,7 @@ static char *written(const struct frame *f)
 static void test_typing(void)
 {
 	struct csv c;
-	struct frame f = frame_of(&c,
+	struct pd_frame f = frame_of(&c,
 		"i,f,n,b,bn,o,na,e\n"
 		"1,1.5,7,True,True,x,,1e5\n"
 		"-2,2,,false,,5,NaN,inf\n");
@@ -156,20 +156,20 @@ static void test_typing(void)
 		   "-2,2.0,,False,,5,,inf\n",
 		"to_csv writes each type as pandas does");
 	free(s);
-	frame_release(&f);
+	pd_frame_release(&f);
 	csv_release(&c);
 }
 
 static void test_merge(void)
 {
 	struct csv lc, rc;
-	struct frame l = frame_of(&lc, "k,a\nb,1\na,2\nb,3\n,4\nc,5\n");
-	struct frame r = frame_of(&rc, "k,z\nb,10\nd,20\nb,30\n,40\n");
-	struct frame m;
+	struct pd_frame l = frame_of(&lc, "k,a\nb,1\na,2\nb,3\n,4\nc,5\n");
+	struct pd_frame r = frame_of(&rc, "k,z\nb,10\nd,20\nb,30\n,40\n");
+	struct pd_frame m;
 	char *keys[] = { "k" };
 	char *s;
 
-	frame_merge_outer(&m, &l, &r, keys, 1);
+	pd_frame_merge_outer(&m, &l, &r, keys, 1);
 	s = written(&m);
 	/* sorted keys, NaN last and matching NaN, b x b left-major */
 	tap_str(s, "k,a,z\n"
@@ -185,13 +185,13 @@ static void test_merge(void)
 	free(s);
 
 	long perm[8];
-	frame_order_desc(&m, 2, perm);
+	pd_frame_order_desc(&m, 2, perm);
 	tap_ok(perm[0] == 7 && perm[1] == 2 && perm[2] == 4 && perm[3] == 6 &&
 	       perm[4] == 1 && perm[5] == 3 && perm[6] == 0 && perm[7] == 5,
 	       "descending sort: stable ties, missing last in order");
-	frame_release(&m);
-	frame_release(&l);
-	frame_release(&r);
+	pd_frame_release(&m);
+	pd_frame_release(&l);
+	pd_frame_release(&r);
 	csv_release(&lc);
 	csv_release(&rc);
 }
@@ -199,7 +199,7 @@ static void test_merge(void)
 static void pf(const char *text, int ok, const char *want, const char *what)
 {
 	double got = 0, w = want ? strtod(want, NULL) : 0;
-	int r = frame_parse_float(text, strlen(text), &got);
+	int r = pd_frame_parse_float(text, strlen(text), &got);
 
 	tap_ok(r == ok && (!ok || got == w), what);
 }

@@ -10,25 +10,25 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "align.h"
-#include "pyrepr.h"
-#include "ntree.h"
+#include "diff_align.h"
+#include "py_repr.h"
+#include "tree_read.h"
 #include "opname.h"
 #include "outbuf.h"
 #include "strpool.h"
-#include "tmerge.h"
+#include "diff_merge.h"
 #include "tap.h"
 
 /* ops as text: "m0,0 d1 i1" */
-static void ops_text(const struct align *al, char *buf, size_t n)
+static void ops_text(const struct diff_align *al, char *buf, size_t n)
 {
 	size_t len = 0;
 	buf[0] = '\0';
 	for (size_t k = 0; k < al->nr && len < n; k++) {
-		const struct align_op *o = &al->ops[k];
-		if (o->op == ALIGN_MATCH)
+		const struct diff_align_op *o = &al->ops[k];
+		if (o->op == DIFF_ALIGN_MATCH)
 			len += (size_t)snprintf(buf + len, n - len, "%sm%d,%d", k ? " " : "", o->i, o->j);
-		else if (o->op == ALIGN_DELETE)
+		else if (o->op == DIFF_ALIGN_DELETE)
 			len += (size_t)snprintf(buf + len, n - len, "%sd%d", k ? " " : "", o->i);
 		else
 			len += (size_t)snprintf(buf + len, n - len, "%si%d", k ? " " : "", o->j);
@@ -39,7 +39,7 @@ static void ops_text(const struct align *al, char *buf, size_t n)
 static void wf(const char *a, const char *b, const char *want, const char *what)
 {
 	uint32_t x[32], y[32];
-	struct align al;
+	struct diff_align al;
 	char got[256];
 	size_t m = strlen(a), n = strlen(b);
 
@@ -47,11 +47,11 @@ static void wf(const char *a, const char *b, const char *want, const char *what)
 		x[k] = (uint32_t)a[k];
 	for (size_t k = 0; k < n; k++)
 		y[k] = (uint32_t)b[k];
-	align_init(&al);
-	align_wf(&al, x, m, y, n);
+	diff_align_init(&al);
+	diff_align_wf(&al, x, m, y, n);
 	ops_text(&al, got, sizeof(got));
 	tap_str(got, want, what);
-	align_release(&al);
+	diff_align_release(&al);
 }
 
 static void test_wf(void)
@@ -95,12 +95,12 @@ static void test_norm(void)
 
 struct trees {
 	struct strpool *sp;
-	struct ntree *t1, *t2;
-	struct tmerge *tm;
+	struct tree_read *t1, *t2;
+	struct diff_merge *tm;
 };
 
 /* "name>child1|child2" per uid, children as kernels; uid = position */
-static void add_ops(struct ntree *t, const char *const *ops, uint32_t n, uint32_t *next)
+static void add_ops(struct tree_read *t, const char *const *ops, uint32_t n, uint32_t *next)
 {
 	for (uint32_t k = 0; k < n; k++) {
 		char name[64], *gt;
@@ -109,12 +109,12 @@ static void add_ops(struct ntree *t, const char *const *ops, uint32_t n, uint32_
 		gt = strchr(name, '>');
 		if (gt)
 			*gt++ = '\0';
-		ntree_add(t, op, "cpu_op", name, "1.0", "1.0", NT_NONE, 1);
+		tree_read_add(t, op, "cpu_op", name, "1.0", "1.0", NT_NONE, 1);
 		while (gt && *gt) {
 			char *bar = strchr(gt, '|');
 			if (bar)
 				*bar = '\0';
-			ntree_add(t, (*next)++, "kernel", gt, "1.5", "0.5", op, 0);
+			tree_read_add(t, (*next)++, "kernel", gt, "1.5", "0.5", op, 0);
 			gt = bar ? bar + 1 : gt + strlen(gt);
 		}
 	}
@@ -126,25 +126,25 @@ static void trees_make(struct trees *tr, const char *const *a, uint32_t na,
 	uint32_t u = 0;
 
 	tr->sp = strpool_new();
-	tr->t1 = ntree_new(tr->sp);
-	tr->t2 = ntree_new(tr->sp);
+	tr->t1 = tree_read_new(tr->sp);
+	tr->t2 = tree_read_new(tr->sp);
 	add_ops(tr->t1, a, na, &u);
 	u = 0;
 	add_ops(tr->t2, b, nb, &u);
-	ntree_finish(tr->t1);
-	ntree_finish(tr->t2);
+	tree_read_finish(tr->t1);
+	tree_read_finish(tr->t2);
 	for (uint32_t k = 0; k < tr->t1->nroots; k++)
 		c1[k] = tr->t1->roots[k];
 	for (uint32_t k = 0; k < tr->t2->nroots; k++)
 		c2[k] = tr->t2->roots[k];
-	tr->tm = tmerge_new(tr->t1, tr->t2);
+	tr->tm = diff_merge_new(tr->t1, tr->t2);
 }
 
 static void trees_free(struct trees *tr)
 {
-	tmerge_free(tr->tm);
-	ntree_free(tr->t1);
-	ntree_free(tr->t2);
+	diff_merge_free(tr->tm);
+	tree_read_free(tr->t1);
+	tree_read_free(tr->t2);
 	strpool_free(tr->sp);
 }
 
@@ -154,28 +154,28 @@ static void disamb(const char *const *a, uint32_t na, const char *const *b, uint
 {
 	struct trees tr;
 	uint32_t c1[8], c2[8];
-	struct align al;
+	struct diff_align al;
 	char got[256];
 	const char *p = ops;
 
 	trees_make(&tr, a, na, b, nb, c1, c2);
-	align_init(&al);
+	diff_align_init(&al);
 	while (*p) {
 		int i = -1, j = -1, used = 0;
 		if (*p == 'm')
-			sscanf(p, "m%d,%d%n", &i, &j, &used), align_push(&al, ALIGN_MATCH, i, j);
+			sscanf(p, "m%d,%d%n", &i, &j, &used), diff_align_push(&al, DIFF_ALIGN_MATCH, i, j);
 		else if (*p == 'd')
-			sscanf(p, "d%d%n", &i, &used), align_push(&al, ALIGN_DELETE, i, -1);
+			sscanf(p, "d%d%n", &i, &used), diff_align_push(&al, DIFF_ALIGN_DELETE, i, -1);
 		else
-			sscanf(p, "i%d%n", &j, &used), align_push(&al, ALIGN_INSERT, -1, j);
+			sscanf(p, "i%d%n", &j, &used), diff_align_push(&al, DIFF_ALIGN_INSERT, -1, j);
 		p += used;
 		while (*p == ' ')
 			p++;
 	}
-	tmerge_disambiguate(tr.tm, &al, c1, na, c2, nb);
+	diff_merge_disambiguate(tr.tm, &al, c1, na, c2, nb);
 	ops_text(&al, got, sizeof(got));
 	tap_str(got, want, what);
-	align_release(&al);
+	diff_align_release(&al);
 	trees_free(&tr);
 }
 
@@ -203,9 +203,9 @@ static void test_disambiguate(void)
 static void test_format(void)
 {
 	struct strpool *sp = strpool_new();
-	struct ntree *t1 = ntree_new(sp), *t2 = ntree_new(sp);
-	struct tmerge *tm;
-	struct tmerge_node m[5] = {
+	struct tree_read *t1 = tree_read_new(sp), *t2 = tree_read_new(sp);
+	struct diff_merge *tm;
+	struct diff_merge_node m[5] = {
 		{ 0, 0, 0, 3, TM_COMBINED }, { 1, NT_NONE, 3, 0, TM_TRACE1 },
 		{ NT_NONE, 1, 3, 0, TM_TRACE2 }, { 0, 0, 3, 0, TM_COMBINED },
 		{ 2, 2, 3, 0, TM_COMBINED },
@@ -215,21 +215,21 @@ static void test_format(void)
 	FILE *f = tmpfile();
 	struct outbuf *ob = outbuf_open_fd(fileno(f));
 
-	ntree_add(t1, 0, "cpu_op", "same", "1", "1", NT_NONE, 1);
-	ntree_add(t1, 1, "cpu_op", "only1", "1", "1", NT_NONE, 0);
-	ntree_add(t1, 2, "cpu_op", "left", "1", "1", NT_NONE, 0);
-	ntree_add(t2, 0, "cpu_op", "same", "1", "1", NT_NONE, 1);
-	ntree_add(t2, 1, "cpu_op", "only2", "1", "1", NT_NONE, 0);
-	ntree_add(t2, 2, "cpu_op", "right", "1", "1", NT_NONE, 0);
-	ntree_finish(t1);
-	ntree_finish(t2);
-	tm = tmerge_new(t1, t2);
+	tree_read_add(t1, 0, "cpu_op", "same", "1", "1", NT_NONE, 1);
+	tree_read_add(t1, 1, "cpu_op", "only1", "1", "1", NT_NONE, 0);
+	tree_read_add(t1, 2, "cpu_op", "left", "1", "1", NT_NONE, 0);
+	tree_read_add(t2, 0, "cpu_op", "same", "1", "1", NT_NONE, 1);
+	tree_read_add(t2, 1, "cpu_op", "only2", "1", "1", NT_NONE, 0);
+	tree_read_add(t2, 2, "cpu_op", "right", "1", "1", NT_NONE, 0);
+	tree_read_finish(t1);
+	tree_read_finish(t2);
+	tm = diff_merge_new(t1, t2);
 	tm->m = m;
 	tm->nr = 5;
 	tm->kids = kids;
 	tm->roots = &root;
 	tm->nroots = 1;
-	tmerge_write_tree(tm, ob, 0);
+	diff_merge_write_tree(tm, ob, 0);
 	outbuf_flush(ob);
 	rewind(f);
 	if (fread(buf, 1, sizeof(buf) - 1, f) == 0)
@@ -241,18 +241,18 @@ static void test_format(void)
 	free(ob->buf);
 	free(ob);
 	fclose(f);
-	tmerge_free(tm);
-	ntree_free(t1);
-	ntree_free(t2);
+	diff_merge_free(tm);
+	tree_read_free(t1);
+	tree_read_free(t2);
 	strpool_free(sp);
 }
 
-/* the arg cells of diff_stats.csv, through pyrepr (lists as tuples) */
+/* the arg cells of diff_stats.csv, through py_repr (lists as tuples) */
 static void repr(const char *json, const char *want)
 {
 	struct pystr ps = { 0 };
 	char what[128];
-	int rc = pyrepr_json(&ps, json, strlen(json), PYREPR_TUPLE);
+	int rc = py_repr_json(&ps, json, strlen(json), PY_REPR_TUPLE);
 	snprintf(what, sizeof(what), "repr of %s", json);
 	tap_str(rc == 0 && ps.buf ? ps.buf : "(null)", want, what);
 	pystr_release(&ps);
@@ -271,7 +271,7 @@ static void test_repr(void)
 	repr("[\"tab\\there\",\"\\u00e9\"]", "('tab\\there', '\xc3\xa9')");
 	{
 		struct pystr ps = { 0 };
-		tap_ok(pyrepr_json(&ps, "[1,", 3, PYREPR_TUPLE) < 0, "repr refuses broken JSON");
+		tap_ok(py_repr_json(&ps, "[1,", 3, PY_REPR_TUPLE) < 0, "repr refuses broken JSON");
 		pystr_release(&ps);
 	}
 }
@@ -281,7 +281,7 @@ static void pyset(const uint32_t *in, size_t n, const uint32_t *want, const char
 {
 	uint32_t buf[64];
 	memcpy(buf, in, 2 * n * sizeof(*in));
-	tmerge_pyset_order(buf, n);
+	diff_merge_pyset_order(buf, n);
 	tap_ok(!memcmp(buf, want, 2 * n * sizeof(*in)), what);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for tl-cat's common/ pieces: the push scanner (jscan), the
+ * Unit tests for tl-cat's common/ pieces: the push scanner (json_scan), the
  * jsmn wrapper (json: grammar, numbers, escapes, compact text) and the
  * TSV escaping of event rows.  Expectations are hand-derived from the
  * JSON grammar (RFC 8259) and tl-stream(5).
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "jscan.h"
+#include "cat_event.h"
+#include "json_scan.h"
 #include "json.h"
 #include "outbuf.h"
 #include "tap.h"
@@ -19,10 +19,10 @@ static void scan_pieces(const char *doc, size_t step, char *out, size_t cap)
 {
 	size_t len = strlen(doc), fed = 0, have = 0, o = 0;
 	char *win = malloc(len + 1);
-	struct jscan s;
-	struct jscan_item it;
+	struct json_scan s;
+	struct json_scan_item it;
 
-	jscan_init(&s);
+	json_scan_init(&s);
 	out[0] = '\0';
 	for (;;) {
 		size_t k = fed + step > len ? len - fed : step;
@@ -30,23 +30,23 @@ static void scan_pieces(const char *doc, size_t step, char *out, size_t cap)
 		memcpy(win + have, doc + fed, k);
 		have += k;
 		fed += k;
-		jscan_set_buf(&s, win, have, fed < len);
-		while ((r = jscan_next(&s, &it)) > JSCAN_MORE && r != JSCAN_DONE)
+		json_scan_set_buf(&s, win, have, fed < len);
+		while ((r = json_scan_next(&s, &it)) > JSON_SCAN_MORE && r != JSON_SCAN_DONE)
 			o += (size_t)snprintf(out + o, cap - o, "%c%s|%.*s|%.*s@%llu;",
-				 r == JSCAN_EVENT ? 'E' : 'T', r == JSCAN_TOP ? it.key : "",
+				 r == JSON_SCAN_EVENT ? 'E' : 'T', r == JSON_SCAN_TOP ? it.key : "",
 				 (int)it.len, it.text, (int)it.clen, it.ctext,
 				 (unsigned long long)it.off);
-		if (r == JSCAN_DONE) {
+		if (r == JSON_SCAN_DONE) {
 			snprintf(out + o, cap - o, "DONE");
 			break;
 		}
-		if (r == JSCAN_ERROR) {
+		if (r == JSON_SCAN_ERROR) {
 			snprintf(out + o, cap - o, "ERR %s @%llu", s.err_msg,
 				 (unsigned long long)s.err_off);
 			break;
 		}
 		{
-			size_t used = jscan_consumed(&s);
+			size_t used = json_scan_consumed(&s);
 			memmove(win, win + used, have - used);
 			have -= used;
 		}
@@ -56,7 +56,7 @@ static void scan_pieces(const char *doc, size_t step, char *out, size_t cap)
 			break;
 		}
 	}
-	jscan_release(&s);
+	json_scan_release(&s);
 	free(win);
 }
 
@@ -115,19 +115,19 @@ static void test_jscan(void)
 
 static void test_ctl(void)
 {
-	struct jscan s;
-	struct jscan_item it;
+	struct json_scan s;
+	struct json_scan_item it;
 	const char doc[] = "[{\"a\":\"x\ty\"},{}]";
 	int r;
 
-	jscan_init(&s);
-	jscan_set_buf(&s, doc, strlen(doc), 0);
-	r = jscan_next(&s, &it);
-	tap_ok(r == JSCAN_EVENT && it.bad_msg && it.bad_off == 8,
+	json_scan_init(&s);
+	json_scan_set_buf(&s, doc, strlen(doc), 0);
+	r = json_scan_next(&s, &it);
+	tap_ok(r == JSON_SCAN_EVENT && it.bad_msg && it.bad_off == 8,
 	       "raw control byte in a string: element marked bad at its offset");
-	r = jscan_next(&s, &it);
-	tap_ok(r == JSCAN_EVENT && !it.bad_msg, "the next element is fine");
-	jscan_release(&s);
+	r = json_scan_next(&s, &it);
+	tap_ok(r == JSON_SCAN_EVENT && !it.bad_msg, "the next element is fine");
+	json_scan_release(&s);
 }
 
 static int parses(const char *text)
@@ -247,28 +247,28 @@ static void capture(void (*f)(struct outbuf *, void *), void *arg, char *got, si
 static void write_row(struct outbuf *ob, void *arg)
 {
 	struct json j;
-	struct event_out *w = event_out_new(ob, 0);
+	struct cat_event_out *w = cat_event_out_new(ob, 0);
 	const char *ev = arg;
 
 	json_init(&j);
 	if (json_parse(&j, ev, strlen(ev)) == 0)
-		event_row(w, 3, 7, &j);
+		cat_event_row(w, 3, 7, &j);
 	json_release(&j);
-	event_out_free(w);
+	cat_event_out_free(w);
 }
 
 static void write_ndjson(struct outbuf *ob, void *arg)
 {
 	struct json j;
-	struct event_out *w = event_out_new(ob, 1);
+	struct cat_event_out *w = cat_event_out_new(ob, 1);
 	const char *ev = arg;
 
 	json_init(&j);
 	if (json_parse(&j, ev, strlen(ev)) == 0)
-		event_row(w, 0, 1, &j);
+		cat_event_row(w, 0, 1, &j);
 	json_release(&j);
-	event_source(w, 2, "a\"b\\c\td");
-	event_out_free(w);
+	cat_event_source(w, 2, "a\"b\\c\td");
+	cat_event_out_free(w);
 }
 
 static void test_rows(void)

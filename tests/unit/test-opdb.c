@@ -1,7 +1,7 @@
 /*
  * Unit tests for common/opdb: the op table share/tl/ops.tsv, lookups and
  * TraceLens's categorize_torch_op.  argv[1] is the source tree.
- * Expectations come from the TraceLens tables in the spec (perfmodel
+ * Expectations come from the TraceLens tables in the spec (perf_model
  * §1.2/§1.3, core §4.3), counted there independently of ops.tsv.
  */
 #include <stdio.h>
@@ -10,22 +10,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "opdb.h"
+#include "perf_ops.h"
 #include "tap.h"
 
-static const struct opdb *db;
+static const struct perf_ops *db;
 
 static void cat(const char *op, const char *kernel, const char *want)
 {
 	char what[256];
 
 	snprintf(what, sizeof(what), "category of %s is %s", op, want);
-	tap_str(opdb_categorize(db, op, kernel), want, what);
+	tap_str(perf_ops_categorize(db, op, kernel), want, what);
 }
 
 static void kind(const char *op, const char *want_kind, const char *want_sheet)
 {
-	const struct opdb_entry *e = opdb_lookup(db, op);
+	const struct perf_ops_entry *e = perf_ops_lookup(db, op);
 	char what[256];
 
 	snprintf(what, sizeof(what), "%s is kind %s, sheet %s", op, want_kind, want_sheet);
@@ -34,10 +34,10 @@ static void kind(const char *op, const char *want_kind, const char *want_sheet)
 
 static void test_counts(void)
 {
-	size_t n = opdb_count(db), modeled = 0, none = 0, gemm_sheet = 0;
+	size_t n = perf_ops_count(db), modeled = 0, none = 0, gemm_sheet = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct opdb_entry *e = opdb_at(db, i);
+		const struct perf_ops_entry *e = perf_ops_at(db, i);
 		if (!strcmp(e->kind, "none"))
 			none++;
 		else if (strcmp(e->kind, "triton"))
@@ -49,12 +49,12 @@ static void test_counts(void)
 	tap_ok(modeled == 245, "245 modeled op names");
 	tap_ok(none == 47, "47 category-only rows (48 names, 1 shared)");
 	tap_ok(gemm_sheet == 43, "43 names in the GEMM sheet");
-	tap_ok(opdb_at(db, n) == NULL, "opdb_at past the end is NULL");
+	tap_ok(perf_ops_at(db, n) == NULL, "perf_ops_at past the end is NULL");
 }
 
 static void test_lookup(void)
 {
-	const struct opdb_entry *e = opdb_lookup(db, "aten::addmm");
+	const struct perf_ops_entry *e = perf_ops_lookup(db, "aten::addmm");
 	size_t len;
 	const char *v;
 
@@ -69,13 +69,13 @@ static void test_lookup(void)
 	kind("triton_poi_fused_add_0", "triton", "-");
 	kind("triton_red_fused_sum_1", "triton", "-");
 	kind("aten::cudnn_convolution", "none", "-");
-	tap_ok(opdb_lookup(db, "aten::linear") == NULL, "aten::linear has no row");
-	tap_ok(opdb_lookup(db, "triton_xyz") == NULL, "triton_xyz matches no prefix");
-	e = opdb_lookup(db, "aten::convolution");
-	v = e ? opdb_opt(e->options, "groups", &len) : NULL;
+	tap_ok(perf_ops_lookup(db, "aten::linear") == NULL, "aten::linear has no row");
+	tap_ok(perf_ops_lookup(db, "triton_xyz") == NULL, "triton_xyz matches no prefix");
+	e = perf_ops_lookup(db, "aten::convolution");
+	v = e ? perf_ops_opt(e->options, "groups", &len) : NULL;
 	tap_ok(v && len == 1 && *v == '8', "option groups=8 of aten::convolution");
-	tap_ok(e && !opdb_opt(e->options, "group", &len), "option key is matched whole");
-	tap_ok(!strcmp(opdb_lookup(db, "aten::convolution_backward")->bwd_category, "CONV_bwd"),
+	tap_ok(e && !perf_ops_opt(e->options, "group", &len), "option key is matched whole");
+	tap_ok(!strcmp(perf_ops_lookup(db, "aten::convolution_backward")->bwd_category, "CONV_bwd"),
 	       "convolution_backward bwd category");
 }
 
@@ -106,7 +106,7 @@ static void test_categorize(void)
 	cat("aten::native_group_norm_backward", NULL, "NORM_bwd");
 }
 
-/* opdb_load dies on bad tables: run it in a child and look at the status */
+/* perf_ops_load dies on bad tables: run it in a child and look at the status */
 static void load_table(const char *text, int want, const char *what)
 {
 	char path[] = "/tmp/tl-opdb-XXXXXX";
@@ -120,7 +120,7 @@ static void load_table(const char *text, int want, const char *what)
 	pid = fork();
 	if (pid == 0) {
 		freopen("/dev/null", "w", stderr);
-		opdb_free(opdb_load(path));
+		perf_ops_free(perf_ops_load(path));
 		_exit(0);
 	}
 	waitpid(pid, &st, 0);
@@ -141,15 +141,15 @@ static void test_bad(void)
 int main(int argc, char **argv)
 {
 	char path[4096];
-	struct opdb *d;
+	struct perf_ops *d;
 
 	snprintf(path, sizeof(path), "%s/share/tl/ops.tsv", argc > 1 ? argv[1] : ".");
-	d = opdb_load(path);
+	d = perf_ops_load(path);
 	db = d;
 	test_counts();
 	test_lookup();
 	test_categorize();
 	test_bad();
-	opdb_free(d);
+	perf_ops_free(d);
 	return tap_done();
 }

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtype.h"
-#include "opdb.h"
-#include "perfmodel.h"
+#include "perf_dtype.h"
+#include "perf_ops.h"
+#include "perf_model.h"
 #include "pmtest.h"
 #include "tap.h"
 
@@ -27,7 +27,7 @@ static int run(const char *name, const char *dims, const char *types, const char
 	const char *k[1] = { kernel };
 
 	pm_result_release(&r);
-	perfmodel_compute(opdb_lookup(db, name), &a, k, kernel ? 1 : 0, bwd, &r);
+	perf_model_compute(perf_ops_lookup(db, name), &a, k, kernel ? 1 : 0, bwd, &r);
 	return r.status;
 }
 
@@ -61,17 +61,17 @@ static void metrics(const char *what, double flops, double bytes, const char *sp
 
 static void test_dtype(void)
 {
-	num(dtype_bpe("c10::BFloat16"), 2, "bpe bf16");
-	num(dtype_bpe("C10::BFLOAT16"), 2, "bpe matches case-insensitively");
-	num(dtype_bpe("c10::Float8_e5m2fnuz"), -1, "bpe e5m2fnuz unknown to TraceLens");
-	num(dtype_bpe("bool"), -1, "bpe bool unknown to TraceLens");
-	num(dtype_bytes("bool"), 1, "bool is 1 byte");
-	num(dtype_bytes("fp4"), 0.5, "fp4 is half a byte");
-	num(dtype_bpe("long int"), 8, "bpe long int");
-	num(dtype_bpe(NULL), -1, "bpe of None");
-	tap_str(dtype_precision("float"), "fp32", "precision float");
-	tap_ok(dtype_precision("c10::Float8_e5m2") == NULL, "e5m2 has no precision");
-	tap_str(dtype_precision("c10::Float4_e2m1fn_x2"), "fp4", "precision fp4x2");
+	num(perf_dtype_bpe("c10::BFloat16"), 2, "bpe bf16");
+	num(perf_dtype_bpe("C10::BFLOAT16"), 2, "bpe matches case-insensitively");
+	num(perf_dtype_bpe("c10::Float8_e5m2fnuz"), -1, "bpe e5m2fnuz unknown to TraceLens");
+	num(perf_dtype_bpe("bool"), -1, "bpe bool unknown to TraceLens");
+	num(perf_dtype_bytes("bool"), 1, "bool is 1 byte");
+	num(perf_dtype_bytes("fp4"), 0.5, "fp4 is half a byte");
+	num(perf_dtype_bpe("long int"), 8, "bpe long int");
+	num(perf_dtype_bpe(NULL), -1, "bpe of None");
+	tap_str(perf_dtype_precision("float"), "fp32", "precision float");
+	tap_ok(perf_dtype_precision("c10::Float8_e5m2") == NULL, "e5m2 has no precision");
+	tap_str(perf_dtype_precision("c10::Float4_e2m1fn_x2"), "fp4", "precision fp4x2");
 }
 
 static void test_gemm(void)
@@ -620,9 +620,9 @@ int main(int argc, char **argv)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/share/tl/dtypes.tsv", argc > 1 ? argv[1] : ".");
-	dtype_init(path);
+	perf_dtype_init(path);
 	snprintf(path, sizeof(path), "%s/share/tl/ops.tsv", argc > 1 ? argv[1] : ".");
-	db = opdb_load(path);
+	db = perf_ops_load(path);
 	test_dtype();
 	test_gemm();
 	test_conv();
@@ -637,6 +637,6 @@ int main(int argc, char **argv)
 	test_gquant();
 	test_failures();
 	pm_result_release(&r);
-	opdb_free(db);
+	perf_ops_free(db);
 	return tap_done();
 }

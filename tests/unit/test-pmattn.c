@@ -1,7 +1,7 @@
 /*
  * Unit tests for the infer_attn and triton perf-model kinds
- * (common/pmkind_attn.c) on hand-computed cases.  The two vLLM / SGLang
- * cases are spec perfmodel §6 rows 13 and 14 (verified there against
+ * (common/perf_kind_attn.c) on hand-computed cases.  The two vLLM / SGLang
+ * cases are spec perf_model §6 rows 13 and 14 (verified there against
  * TraceLens's CSVs); the others are worked out from the §9 formulas, the
  * arithmetic in the comments.  argv[1] is the source tree.
  */
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtype.h"
-#include "opdb.h"
-#include "perfmodel.h"
+#include "perf_dtype.h"
+#include "perf_ops.h"
+#include "perf_model.h"
 #include "pmtest.h"
 #include "tap.h"
 
@@ -23,7 +23,7 @@ static int run(const char *name, const char *ann, const char *dims, const char *
 			     .annotation = ann, .opname = name };
 
 	pm_result_release(&r);
-	perfmodel_compute(opdb_lookup(db, name), &a, NULL, 0, bwd, &r);
+	perf_model_compute(perf_ops_lookup(db, name), &a, NULL, 0, bwd, &r);
 	return r.status;
 }
 
@@ -189,14 +189,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/share/tl/dtypes.tsv", argv[1]);
-	dtype_init(path);
+	perf_dtype_init(path);
 	snprintf(path, sizeof(path), "%s/share/tl/ops.tsv", argv[1]);
-	db = opdb_load(path);
+	db = perf_ops_load(path);
 	test_vllm();
 	test_sglang();
 	test_decode_variants();
 	test_triton();
 	pm_result_release(&r);
-	opdb_free(db);
+	perf_ops_free(db);
 	return tap_done();
 }

@@ -1,7 +1,7 @@
 /*
- * Unit tests of jval, pyrepr and npstat.  Expected strings are Python 3's
+ * Unit tests of json_value, py_repr and npstat.  Expected strings are Python 3's
  * repr() of json.loads(text) (lists through TraceLens's list_to_tuple where
- * PYREPR_TUPLE); the statistics are numpy's results on the 17 durations of
+ * PY_REPR_TUPLE); the statistics are numpy's results on the 17 durations of
  * one bert H100 GEMM kernel, as printed in TraceLens's reference
  * ops_unique_args.csv and kernel_summary.csv.
  */
@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "npstat.h"
-#include "pyfmt.h"
-#include "pyrepr.h"
+#include "np_stat.h"
+#include "py_fmt.h"
+#include "py_repr.h"
 #include "tap.h"
 
 static void rep(const char *json, int flags, const char *want)
@@ -20,7 +20,7 @@ static void rep(const char *json, int flags, const char *want)
 	char what[200];
 
 	snprintf(what, sizeof(what), "repr %s", json);
-	if (pyrepr_json(&ps, json, strlen(json), flags)) {
+	if (py_repr_json(&ps, json, strlen(json), flags)) {
 		tap_ok(want == NULL, what);
 	} else {
 		tap_ok(want != NULL, what);
@@ -32,13 +32,13 @@ static void rep(const char *json, int flags, const char *want)
 
 static void test_repr(void)
 {
-	rep("[[512],[141,512],[512,512],[],[]]", PYREPR_TUPLE,
+	rep("[[512],[141,512],[512,512],[],[]]", PY_REPR_TUPLE,
 	    "((512,), (141, 512), (512, 512), (), ())");
 	rep("[[512],[141,512]]", 0, "[[512], [141, 512]]");
-	rep("[\"c10::BFloat16\",\"Scalar\"]", PYREPR_TUPLE, "('c10::BFloat16', 'Scalar')");
-	rep("[\"\",\"1\"]", PYREPR_TUPLE, "('', '1')");
+	rep("[\"c10::BFloat16\",\"Scalar\"]", PY_REPR_TUPLE, "('c10::BFloat16', 'Scalar')");
+	rep("[\"\",\"1\"]", PY_REPR_TUPLE, "('', '1')");
 	rep("{\"name\":\"k\",\"stream\":7}", 0, "{'name': 'k', 'stream': 7}");
-	rep("[null,true,false]", PYREPR_TUPLE, "(None, True, False)");
+	rep("[null,true,false]", PY_REPR_TUPLE, "(None, True, False)");
 	rep("\"it's\"", 0, "\"it's\"");
 	rep("\"a'b\\\"c\"", 0, "'a\\'b\"c'");
 	rep("\"t\\tn\\n\\\\\"", 0, "'t\\tn\\n\\\\'");
@@ -52,7 +52,7 @@ static void test_repr(void)
 	rep("\"abc", 0, NULL);
 	rep("[1.0,1e-05,0.5,-3]", 0, "[1.0, 1e-05, 0.5, -3]");
 	rep("[9.9999999999999998e-13]", 0, "[1e-12]");
-	rep("[[]]", PYREPR_TUPLE, "((),)");
+	rep("[[]]", PY_REPR_TUPLE, "((),)");
 	rep("[1,", 0, NULL);
 	rep("{\"a\"1}", 0, NULL);
 	rep("tru", 0, NULL);
@@ -70,7 +70,7 @@ static void test_stats(void)
 	double d[17] = { 5.824, 5.727, 5.887, 5.664, 5.824, 5.792, 5.952, 5.888, 5.792,
 			 5.728, 5.663, 5.76, 5.92, 5.76, 5.633, 5.824, 6.08 };
 	double small[3] = { 3, 1, 2 }, even[4] = { 4, 1, 3, 2 };
-	struct interval iv[4] = { {10, 20}, {0, 5}, {5, 7}, {30, 31} };
+	struct timeline_interval iv[4] = { {10, 20}, {0, 5}, {5, 7}, {30, 31} };
 
 	num(np_sum(d, 17), "98.718", "np.sum pairwise");
 	num(np_mean(d, 17), "5.8069411764705885", "np.mean");

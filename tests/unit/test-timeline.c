@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "gpulink.h"
-#include "interval.h"
+#include "tree_gpulink.h"
+#include "timeline_interval.h"
 #include "timeline.h"
 #include "tap.h"
 

@@ -1,0 +1,352 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat_event.h"
+#include "json.h"
+#include "outbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Columns, in stream order. */
+enum {
+	C_UID, C_SRC, C_PH, C_CAT, C_NAME, C_PID, C_TID, C_TS, C_DUR, C_ID,
+	C_CORR, C_EXT, C_SEQ, C_STREAM, C_DEVICE,
+	C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_EXTRA, NCOLS
+};
+
+static const char header[] =
+	"#tl-events 1\n"
+	"uid\tsrc\tph\tcat\tname\tpid\ttid\tts\tdur\tid\tcorr\text\tseq\t"
+	"stream\tdevice\tdims\ttypes\tstrides\tconcrete\targs\textra\n";
+
+/* How a column takes its value. */
+enum { T_STRING, T_SCALAR, T_NUMBER, T_ARGS, T_ANY };
+
+struct key {
+	const char *name;
+	size_t len;
+	int col;
+	int take;
+};
+
+#define KEY(s, col, take) { s, sizeof(s) - 1, col, take }
+
+static const struct key event_keys[] = {
+	KEY("ph", C_PH, T_STRING), KEY("cat", C_CAT, T_STRING),
+	KEY("name", C_NAME, T_STRING), KEY("pid", C_PID, T_SCALAR),
+	KEY("tid", C_TID, T_SCALAR), KEY("ts", C_TS, T_NUMBER),
+	KEY("dur", C_DUR, T_NUMBER), KEY("id", C_ID, T_SCALAR),
+	KEY("args", C_ARGS, T_ARGS),
+};
+
+static const struct key arg_keys[] = {
+	KEY("correlation", C_CORR, T_NUMBER),
+	KEY("External id", C_EXT, T_NUMBER),
+	KEY("Sequence number", C_SEQ, T_NUMBER),
+	KEY("stream", C_STREAM, T_NUMBER), KEY("device", C_DEVICE, T_NUMBER),
+	KEY("Input Dims", C_DIMS, T_ANY), KEY("Input type", C_TYPES, T_ANY),
+	KEY("Input Strides", C_STRIDES, T_ANY),
+	KEY("Concrete Inputs", C_CONCRETE, T_ANY),
+};
+
+/*
+ * Finding a key among the nine of a table: a 64-slot hash on the length
+ * and the first and last bytes, free of collisions for both tables
+ * (checked when the slots are filled), then one memcmp.
+ */
+#define HASH(s, n) (((n) + 5u * (unsigned char)(s)[0] + (unsigned char)(s)[(n) - 1]) & 63)
+
+static signed char event_slots[64], arg_slots[64];
+
+static void fill_slots(signed char *slots, const struct key *tab, size_t n)
+{
+	memset(slots, -1, 64);
+	for (size_t i = 0; i < n; i++) {
+		unsigned h = HASH(tab[i].name, tab[i].len);
+		if (slots[h] >= 0)
+			abort();	/* a new key collides: change HASH */
+		slots[h] = (signed char)i;
+	}
+}
+
+struct cat_event_out {
+	struct outbuf *ob;
+	int ndjson;
+	/* per row: the value token of each column, -1 for none */
+	int col[NCOLS];
+	/* key tokens of members left for "args" and "extra" */
+	unsigned *rest_args, *rest_extra;
+	size_t nargs, nextra, args_alloc, extra_alloc;
+	char *scratch;
+	size_t scratch_alloc;
+};
+
+struct cat_event_out *cat_event_out_new(struct outbuf *ob, int ndjson)
+{
+	struct cat_event_out *w = xcalloc(1, sizeof(*w));
+	w->ob = ob;
+	w->ndjson = ndjson;
+	fill_slots(event_slots, event_keys, sizeof(event_keys) / sizeof(*event_keys));
+	fill_slots(arg_slots, arg_keys, sizeof(arg_keys) / sizeof(*arg_keys));
+	return w;
+}
+
+void cat_event_out_free(struct cat_event_out *w)
+{
+	if (!w)
+		return;
+	free(w->rest_args);
+	free(w->rest_extra);
+	free(w->scratch);
+	free(w);
+}
+
+void cat_event_header(struct cat_event_out *w)
+{
+	if (!w->ndjson)
+		outbuf_put(w->ob, header, sizeof(header) - 1);
+}
+
+void cat_event_put_json_string(struct outbuf *ob, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	outbuf_putc(ob, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			outbuf_putc(ob, '\\');
+			outbuf_putc(ob, (char)c);
+		} else if (c < 0x20) {
+			outbuf_put(ob, "\\u00", 4);
+			outbuf_putc(ob, hex[c >> 4]);
+			outbuf_putc(ob, hex[c & 15]);
+		} else {
+			outbuf_putc(ob, (char)c);
+		}
+	}
+	outbuf_putc(ob, '"');
+}
+
+void cat_event_source(struct cat_event_out *w, unsigned src, const char *name)
+{
+	if (w->ndjson) {
+		outbuf_puts(w->ob, "{\"src\":");
+		outbuf_u64(w->ob, src);
+		outbuf_puts(w->ob, ",\"source\":");
+		cat_event_put_json_string(w->ob, name, strlen(name));
+		outbuf_puts(w->ob, "}\n");
+		return;
+	}
+	outbuf_puts(w->ob, "#source\t");
+	outbuf_u64(w->ob, src);
+	outbuf_putc(w->ob, '\t');
+	outbuf_tsv(w->ob, name, strlen(name));
+	outbuf_putc(w->ob, '\n');
+}
+
+void cat_event_end(struct cat_event_out *w, unsigned src, uint64_t elements,
+	       uint64_t skipped)
+{
+	outbuf_puts(w->ob, w->ndjson ? "{\"src\":" : "#end\t");
+	outbuf_u64(w->ob, src);
+	outbuf_puts(w->ob, w->ndjson ? ",\"end\":" : "\t");
+	outbuf_u64(w->ob, elements);
+	outbuf_puts(w->ob, w->ndjson ? ",\"skipped\":" : "\t");
+	outbuf_u64(w->ob, skipped);
+	outbuf_puts(w->ob, w->ndjson ? "}\n" : "\n");
+}
+
+void cat_event_top(struct cat_event_out *w, unsigned src, const char *key,
+	       size_t keylen, const struct json *j)
+{
+	if (w->ndjson) {
+		outbuf_puts(w->ob, "{\"src\":");
+		outbuf_u64(w->ob, src);
+		outbuf_puts(w->ob, ",\"top\":");
+		cat_event_put_json_string(w->ob, key, keylen);
+		outbuf_puts(w->ob, ",\"value\":");
+		json_compact(j, 0, w->ob, 0);
+		outbuf_puts(w->ob, "}\n");
+		return;
+	}
+	outbuf_puts(w->ob, "#top\t");
+	outbuf_u64(w->ob, src);
+	outbuf_putc(w->ob, '\t');
+	outbuf_tsv(w->ob, key, keylen);
+	outbuf_putc(w->ob, '\t');
+	json_compact(j, 0, w->ob, 1);
+	outbuf_putc(w->ob, '\n');
+}
+
+/*
+ * The key token k, escapes decoded when it has any, found in the table;
+ * the matching entry or NULL.
+ */
+static const struct key *lookup(struct cat_event_out *w, const struct json *j,
+				unsigned k, const struct key *tab,
+				const signed char *slots)
+{
+	const struct json_tok *t = &j->tok[k];
+	const char *s = j->text + t->start;
+	size_t len = (size_t)(t->end - t->start);
+	int i;
+
+	if (j->escapes && memchr(s, '\\', len)) {
+		xgrow((void **)&w->scratch, &w->scratch_alloc, len + 1, 1);
+		len = json_decode_string(s, len, w->scratch);
+		s = w->scratch;
+	}
+	if (!len)
+		return NULL;
+	i = slots[HASH(s, len)];
+	if (i < 0 || tab[i].len != len || memcmp(tab[i].name, s, len))
+		return NULL;
+	return &tab[i];
+}
+
+/* Does value token v suit a column that takes values this way? */
+static int takes(const struct json *j, unsigned v, int take)
+{
+	const struct json_tok *t = &j->tok[v];
+
+	switch (take) {
+	case T_STRING:
+		return t->type == JSON_STRING && t->end > t->start;
+	case T_SCALAR:
+		return t->type == JSON_STRING || t->type == JSON_PRIMITIVE;
+	case T_NUMBER:
+		return json_tok_is_number(j, v);
+	case T_ARGS:
+		return t->type == JSON_OBJECT;
+	default:
+		return 1;
+	}
+}
+
+static void add_rest(unsigned **v, size_t *n, size_t *alloc, unsigned k)
+{
+	xgrow((void **)v, alloc, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = k;
+}
+
+static void split_args(struct cat_event_out *w, const struct json *j,
+		       unsigned a)
+{
+	unsigned end = json_skip(j, a);
+
+	for (unsigned k = a + 1; k < end; k = json_skip(j, k + 1)) {
+		const struct key *key = lookup(w, j, k, arg_keys, arg_slots);
+		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take))
+			w->col[key->col] = (int)k + 1;
+		else
+			add_rest(&w->rest_args, &w->nargs, &w->args_alloc, k);
+	}
+}
+
+/* Sort the event's members into columns, "args" and "extra". */
+static void split(struct cat_event_out *w, const struct json *j)
+{
+	unsigned end = json_skip(j, 0);
+
+	for (int c = 0; c < NCOLS; c++)
+		w->col[c] = -1;
+	w->nargs = w->nextra = 0;
+	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
+		const struct key *key = lookup(w, j, k, event_keys, event_slots);
+		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take)) {
+			w->col[key->col] = (int)k + 1;
+			if (key->col == C_ARGS)
+				split_args(w, j, k + 1);
+		} else {
+			add_rest(&w->rest_extra, &w->nextra, &w->extra_alloc, k);
+		}
+	}
+}
+
+/* "key":value,... of the listed key tokens, in braces. */
+static void put_members(struct cat_event_out *w, const struct json *j,
+			const unsigned *keys, size_t n)
+{
+	outbuf_putc(w->ob, '{');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			outbuf_putc(w->ob, ',');
+		json_compact(j, keys[i], w->ob, 1);
+		outbuf_putc(w->ob, ':');
+		json_compact(j, keys[i] + 1, w->ob, 1);
+	}
+	outbuf_putc(w->ob, '}');
+}
+
+/* A string column: decoded, then TSV-escaped. */
+static void put_string(struct cat_event_out *w, const struct json *j,
+		       const struct json_tok *t)
+{
+	const char *s = j->text + t->start;
+	size_t n = (size_t)(t->end - t->start);
+
+	/* without escapes the text cannot hold a byte TSV escapes */
+	if (!j->escapes || !memchr(s, '\\', n)) {
+		outbuf_put_slow(w->ob, s, n);	/* memcpy: names can be long */
+		return;
+	}
+	xgrow((void **)&w->scratch, &w->scratch_alloc, n + 1, 1);
+	n = json_decode_string(s, n, w->scratch);
+	outbuf_tsv(w->ob, w->scratch, n);
+}
+
+static void put_col(struct cat_event_out *w, int c, const struct json *j)
+{
+	int v = w->col[c];
+
+	if (c == C_ARGS) {
+		if (v >= 0)
+			put_members(w, j, w->rest_args, w->nargs);
+	} else if (c == C_EXTRA) {
+		if (w->nextra)
+			put_members(w, j, w->rest_extra, w->nextra);
+	} else if (v >= 0) {
+		if (c == C_PH || c == C_CAT || c == C_NAME)
+			put_string(w, j, &j->tok[v]);
+		else
+			json_compact(j, (unsigned)v, w->ob, 1);
+	}
+}
+
+static void row_ndjson(struct cat_event_out *w, unsigned src, uint64_t uid,
+		       const struct json *j)
+{
+	unsigned end = json_skip(j, 0);
+
+	outbuf_puts(w->ob, "{\"uid\":");
+	outbuf_u64(w->ob, uid);
+	outbuf_puts(w->ob, ",\"src\":");
+	outbuf_u64(w->ob, src);
+	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
+		outbuf_putc(w->ob, ',');
+		json_compact(j, k, w->ob, 0);
+		outbuf_putc(w->ob, ':');
+		json_compact(j, k + 1, w->ob, 0);
+	}
+	outbuf_puts(w->ob, "}\n");
+}
+
+void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
+	       const struct json *j)
+{
+
+	if (w->ndjson) {
+		row_ndjson(w, src, uid, j);
+		return;
+	}
+	split(w, j);
+	outbuf_u64(w->ob, uid);
+	outbuf_putc(w->ob, '\t');
+	outbuf_u64(w->ob, src);
+	for (int c = C_PH; c < NCOLS; c++) {
+		outbuf_putc(w->ob, '\t');
+		put_col(w, c, j);
+	}
+	outbuf_putc(w->ob, '\n');
+}

@@ -1,0 +1,610 @@
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "err.h"
+#include "cat_input.h"
+#include "xalloc.h"
+#include "banned.h"
+
+#define PEEK_SIZE (64u << 10)	/* bytes read to tell the format */
+#define ZIN_SIZE (256u << 10)	/* compressed bytes per read */
+#define NBLK 4			/* ring of inflated blocks */
+#define BLK_SIZE (1u << 20)
+
+enum { K_PLAIN, K_GZIP, K_ARCHIVE };
+
+struct member {
+	char *name;
+	long ord;		/* position in the archive */
+};
+
+/*
+ * The ring between the inflating thread (producer) and cat_input_read
+ * (consumer).  head counts blocks filled, tail blocks used up.
+ */
+struct pump {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *blk[NBLK];
+	size_t blen[NBLK];
+	size_t head, tail, roff;
+	int done;		/* 1 at end, -1 on error (message in in->err) */
+	int stop;		/* the consumer gave up */
+};
+
+struct cat_input {
+	char *path;
+	int fd, own_fd;
+	int kind;
+	int started;
+	/* bytes already read from fd or the archive entry, replayed first */
+	char *peek;
+	size_t npeek, peek_off;
+	/* archive */
+	struct archive *ar;
+	struct member *m;
+	size_t nm, next;
+	long cur_ord;
+	char *name;
+	/* gzip over the raw bytes of the current stream */
+	int gz;
+	z_stream z;
+	int z_init, z_member_end;
+	unsigned char *zin;
+	struct pump *pump;
+	char err[256];
+};
+
+static void set_err(struct cat_input *in, const char *fmt, const char *arg)
+{
+	snprintf(in->err, sizeof(in->err), fmt, arg);
+}
+
+/* Raw bytes of the current stream: the peeked prefix, then fd or entry. */
+static ssize_t raw_read(struct cat_input *in, char *buf, size_t n)
+{
+	ssize_t r;
+
+	if (in->peek_off < in->npeek) {
+		size_t k = in->npeek - in->peek_off;
+		if (k > n)
+			k = n;
+		memcpy(buf, in->peek + in->peek_off, k);
+		in->peek_off += k;
+		return (ssize_t)k;
+	}
+	if (in->kind == K_ARCHIVE) {
+		r = archive_read_data(in->ar, buf, n);
+		if (r < 0)
+			set_err(in, "archive error: %s", archive_error_string(in->ar));
+		return r < 0 ? -1 : r;
+	}
+	do
+		r = read(in->fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		set_err(in, "read error: %s", strerror(errno));
+	return r;
+}
+
+/* Fill the peek buffer with up to want bytes (fewer at the end). */
+static int peek_fill(struct cat_input *in, size_t want)
+{
+	size_t got = 0;
+
+	if (!in->peek)
+		in->peek = xmalloc(PEEK_SIZE);
+	/* nothing to replay while filling */
+	in->npeek = in->peek_off = 0;
+	while (got < want) {
+		ssize_t r = raw_read(in, in->peek + got, want - got);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	in->npeek = got;
+	return 0;
+}
+
+static int is_gzip(const char *p, size_t n)
+{
+	return n >= 2 && (unsigned char)p[0] == 0x1f && (unsigned char)p[1] == 0x8b;
+}
+
+static int is_tar(const char *p, size_t n)
+{
+	return n >= 262 && !memcmp(p + 257, "ustar", 5);
+}
+
+static int is_zip(const char *p, size_t n)
+{
+	return n >= 4 && (!memcmp(p, "PK\3\4", 4) || !memcmp(p, "PK\5\6", 4));
+}
+
+/* Does the gzip data in the peek buffer hold a tar? */
+static int gzip_holds_tar(const struct cat_input *in)
+{
+	unsigned char out[512];
+	z_stream z;
+	int tar;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)in->peek;
+	z.avail_in = (uInt)in->npeek;
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	inflate(&z, Z_SYNC_FLUSH);
+	tar = is_tar((const char *)out, sizeof(out) - z.avail_out);
+	inflateEnd(&z);
+	return tar;
+}
+
+/* ---- gzip ---- */
+
+static int gz_start(struct cat_input *in)
+{
+	memset(&in->z, 0, sizeof(in->z));
+	if (inflateInit2(&in->z, 15 + 16) != Z_OK) {
+		set_err(in, "%s", "cannot start zlib");
+		return -1;
+	}
+	if (!in->zin)
+		in->zin = xmalloc(ZIN_SIZE);
+	in->z_init = 1;
+	in->z_member_end = 0;
+	return 0;
+}
+
+static void gz_end(struct cat_input *in)
+{
+	if (in->z_init)
+		inflateEnd(&in->z);
+	in->z_init = 0;
+}
+
+/*
+ * After a gzip member: another member may follow (as zcat reads them);
+ * zero bytes of padding are ignored; anything else is an error.
+ * 1: a member follows, 0: end, -1 error.
+ */
+static int gz_next_member(struct cat_input *in)
+{
+	for (;;) {
+		while (in->z.avail_in && !*in->z.next_in) {
+			in->z.next_in++;
+			in->z.avail_in--;
+		}
+		if (in->z.avail_in >= 2 || (in->z.avail_in == 1 && in->z.next_in[0] != 0x1f))
+			break;
+		if (in->z.avail_in == 1) {
+			in->zin[0] = in->z.next_in[0];
+			in->z.next_in = in->zin;
+		} else {
+			in->z.next_in = in->zin;
+		}
+		ssize_t r = raw_read(in, (char *)in->zin + in->z.avail_in,
+				     ZIN_SIZE - in->z.avail_in);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			if (in->z.avail_in) {
+				set_err(in, "%s", "trailing garbage after gzip data");
+				return -1;
+			}
+			return 0;
+		}
+		in->z.avail_in += (uInt)r;
+	}
+	if (!is_gzip((const char *)in->z.next_in, in->z.avail_in)) {
+		set_err(in, "%s", "trailing garbage after gzip data");
+		return -1;
+	}
+	inflateReset(&in->z);
+	in->z_member_end = 0;
+	return 1;
+}
+
+/* Inflate up to n bytes into out: count, 0 at the end, -1 on error. */
+static ssize_t gz_read(struct cat_input *in, char *out, size_t n)
+{
+	in->z.next_out = (unsigned char *)out;
+	in->z.avail_out = (uInt)n;
+	while (in->z.avail_out == n) {
+		int r;
+		if (in->z_member_end) {
+			r = gz_next_member(in);
+			if (r <= 0)
+				return r;
+		}
+		if (!in->z.avail_in) {
+			ssize_t k = raw_read(in, (char *)in->zin, ZIN_SIZE);
+			if (k < 0)
+				return -1;
+			if (k == 0) {
+				set_err(in, "%s", "truncated gzip data");
+				return -1;
+			}
+			in->z.next_in = in->zin;
+			in->z.avail_in = (uInt)k;
+		}
+		r = inflate(&in->z, Z_NO_FLUSH);
+		if (r == Z_STREAM_END) {
+			in->z_member_end = 1;
+		} else if (r != Z_OK && r != Z_BUF_ERROR) {
+			set_err(in, "gzip data error: %s",
+				in->z.msg ? in->z.msg : "corrupt data");
+			return -1;
+		}
+	}
+	return (ssize_t)(n - in->z.avail_out);
+}
+
+/* The decompressed bytes of the current stream, in the producer thread. */
+static ssize_t src_read(struct cat_input *in, char *buf, size_t n)
+{
+	return in->gz ? gz_read(in, buf, n) : raw_read(in, buf, n);
+}
+
+/* ---- the inflating thread ---- */
+
+static void *pump_main(void *arg)
+{
+	struct cat_input *in = arg;
+	struct pump *p = in->pump;
+
+	for (;;) {
+		size_t slot, len = 0;
+		ssize_t r = 1;
+
+		int stop;
+
+		pthread_mutex_lock(&p->mu);
+		while (p->head - p->tail == NBLK && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		slot = p->head % NBLK;
+		stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop)
+			break;
+		while (len < BLK_SIZE && (r = src_read(in, p->blk[slot] + len,
+						       BLK_SIZE - len)) > 0)
+			len += (size_t)r;
+		pthread_mutex_lock(&p->mu);
+		p->blen[slot] = len;
+		p->head++;
+		if (r <= 0)
+			p->done = r < 0 ? -1 : 1;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		if (r <= 0)
+			break;
+	}
+	return NULL;
+}
+
+static void pump_start(struct cat_input *in)
+{
+	struct pump *p = xcalloc(1, sizeof(*p));
+
+	for (int i = 0; i < NBLK; i++)
+		p->blk[i] = xmalloc(BLK_SIZE);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	in->pump = p;
+	if (pthread_create(&p->th, NULL, pump_main, in))
+		tl_die("cannot start a thread");
+}
+
+static void pump_stop(struct cat_input *in)
+{
+	struct pump *p = in->pump;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->th, NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	for (int i = 0; i < NBLK; i++)
+		free(p->blk[i]);
+	free(p);
+	in->pump = NULL;
+}
+
+/* Take the next filled block, waiting for it; 0 with none left. */
+static int pump_wait(struct pump *p)
+{
+	int r;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->head == p->tail && !p->done)
+		pthread_cond_wait(&p->cv, &p->mu);
+	r = p->head != p->tail;
+	pthread_mutex_unlock(&p->mu);
+	return r;
+}
+
+static void pump_release(struct pump *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->tail++;
+	p->roff = 0;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static ssize_t pump_read(struct cat_input *in, char *buf, size_t n)
+{
+	struct pump *p = in->pump;
+
+	while (pump_wait(p)) {
+		size_t slot = p->tail % NBLK;
+		size_t k = p->blen[slot] - p->roff;
+		if (k > n)
+			k = n;
+		memcpy(buf, p->blk[slot] + p->roff, k);
+		p->roff += k;
+		if (p->roff == p->blen[slot])
+			pump_release(p);
+		if (k)
+			return (ssize_t)k;
+	}
+	/* done is final once the producer set it, and it has stopped */
+	return p->done < 0 ? -1 : 0;
+}
+
+/* ---- archives ---- */
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+static int is_trace_name(const char *s)
+{
+	size_t n = strlen(s);
+	return (n > 5 && !strcmp(s + n - 5, ".json")) ||
+	       (n > 8 && !strcmp(s + n - 8, ".json.gz"));
+}
+
+static int ar_open(struct cat_input *in)
+{
+	if (in->ar)
+		archive_read_free(in->ar);
+	in->ar = archive_read_new();
+	archive_read_support_filter_all(in->ar);
+	archive_read_support_format_zip(in->ar);
+	archive_read_support_format_tar(in->ar);
+	in->cur_ord = -1;
+	if (lseek(in->fd, 0, SEEK_SET) != 0 ||
+	    archive_read_open_fd(in->ar, in->fd, 1 << 16) != ARCHIVE_OK) {
+		set_err(in, "cannot read archive: %s", archive_error_string(in->ar));
+		return -1;
+	}
+	return 0;
+}
+
+/* Step the archive to the entry numbered ord. */
+static int ar_seek(struct cat_input *in, long ord)
+{
+	struct archive_entry *e;
+
+	if (in->cur_ord >= ord && ar_open(in) < 0)
+		return -1;
+	while (in->cur_ord < ord) {
+		int r = archive_read_next_header(in->ar, &e);
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			set_err(in, "archive error: %s", r == ARCHIVE_EOF ? "entry vanished"
+				: archive_error_string(in->ar));
+			return -1;
+		}
+		in->cur_ord++;
+	}
+	return 0;
+}
+
+static int ar_list(struct cat_input *in)
+{
+	struct archive_entry *e;
+	size_t alloc = 0;
+	int r;
+
+	if (ar_open(in) < 0)
+		return -1;
+	while ((r = archive_read_next_header(in->ar, &e)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(e);
+		in->cur_ord++;
+		if (archive_entry_filetype(e) != AE_IFREG || !name || !is_trace_name(name))
+			continue;
+		xgrow((void **)&in->m, &alloc, in->nm + 1, sizeof(*in->m));
+		in->m[in->nm].name = xstrdup(name);
+		in->m[in->nm++].ord = in->cur_ord;
+	}
+	if (r != ARCHIVE_EOF) {
+		set_err(in, "archive error: %s", archive_error_string(in->ar));
+		return -1;
+	}
+	if (!in->nm) {
+		set_err(in, "%s", "archive holds no *.json or *.json.gz member");
+		return -1;
+	}
+	qsort(in->m, in->nm, sizeof(*in->m), member_cmp);
+	return 0;
+}
+
+/* Copy what is left of a pipe, after the peeked bytes, into a temp file. */
+static int spool(struct cat_input *in)
+{
+	char tmpl[4096], buf[1 << 16];
+	const char *dir = getenv("TMPDIR");
+	int fd;
+	ssize_t r;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/tl-cat.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		set_err(in, "cannot make a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	unlink(tmpl);
+	while ((r = raw_read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)r) != r) {
+			set_err(in, "cannot write a temporary file: %s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+	if (in->own_fd)
+		close(in->fd);
+	in->fd = fd;
+	in->own_fd = 1;
+	return r < 0 ? -1 : 0;
+}
+
+struct cat_input *cat_input_open(const char *path)
+{
+	struct cat_input *in = xcalloc(1, sizeof(*in));
+
+	in->path = xstrdup(path);
+	in->fd = 0;
+	in->cur_ord = -1;
+	if (strcmp(path, "-")) {
+		in->fd = open(path, O_RDONLY);
+		if (in->fd < 0) {
+			tl_warn_errno("%s: cannot open", path);
+			free(in->path);
+			free(in);
+			return NULL;
+		}
+		in->own_fd = 1;
+	}
+	if (peek_fill(in, PEEK_SIZE) < 0) {
+		tl_warn("%s: %s", path, in->err);
+		cat_input_close(in);
+		return NULL;
+	}
+	if (is_gzip(in->peek, in->npeek))
+		in->kind = gzip_holds_tar(in) ? K_ARCHIVE : K_GZIP;
+	else if (is_zip(in->peek, in->npeek) || is_tar(in->peek, in->npeek))
+		in->kind = K_ARCHIVE;
+	if (in->kind == K_ARCHIVE) {
+		/* keep the peeked bytes for spooling; open_archive decides */
+		in->kind = K_PLAIN;
+		in->peek_off = 0;
+		if (lseek(in->fd, 0, SEEK_SET) != 0) {
+			if (spool(in) < 0)
+				goto fail;
+		}
+		in->kind = K_ARCHIVE;
+		in->npeek = in->peek_off = 0;
+		if (ar_list(in) < 0)
+			goto fail;
+	}
+	return in;
+fail:
+	tl_warn("%s: %s", path, in->err);
+	cat_input_close(in);
+	return NULL;
+}
+
+static void stream_end(struct cat_input *in)
+{
+	pump_stop(in);
+	gz_end(in);
+	in->gz = 0;
+}
+
+/* Position on archive member k, sniff it for gzip, start inflating. */
+static int member_start(struct cat_input *in, size_t k)
+{
+	size_t n = strlen(in->path) + strlen(in->m[k].name) + 2;
+
+	if (ar_seek(in, in->m[k].ord) < 0)
+		return -1;
+	free(in->name);
+	in->name = xmalloc(n);
+	snprintf(in->name, n, "%s:%s", in->path, in->m[k].name);
+	if (peek_fill(in, 2) < 0)
+		return -1;
+	in->gz = is_gzip(in->peek, in->npeek);
+	if (in->gz && gz_start(in) < 0)
+		return -1;
+	pump_start(in);
+	return 0;
+}
+
+int cat_input_next(struct cat_input *in)
+{
+	stream_end(in);
+	if (in->kind != K_ARCHIVE) {
+		if (in->started)
+			return 0;
+		in->started = 1;
+		free(in->name);
+		in->name = xstrdup(in->path);
+		if (in->kind == K_GZIP) {
+			in->gz = 1;
+			if (gz_start(in) < 0)
+				return -1;
+			pump_start(in);
+		}
+		return 1;
+	}
+	if (in->next >= in->nm)
+		return 0;
+	return member_start(in, in->next++) < 0 ? -1 : 1;
+}
+
+const char *cat_input_name(const struct cat_input *in)
+{
+	return in->name;
+}
+
+ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n)
+{
+	if (in->pump)
+		return pump_read(in, buf, n);
+	return raw_read(in, buf, n);
+}
+
+const char *cat_input_error(const struct cat_input *in)
+{
+	return in->err;
+}
+
+void cat_input_close(struct cat_input *in)
+{
+	if (!in)
+		return;
+	stream_end(in);
+	if (in->ar)
+		archive_read_free(in->ar);
+	for (size_t i = 0; i < in->nm; i++)
+		free(in->m[i].name);
+	free(in->m);
+	if (in->own_fd)
+		close(in->fd);
+	free(in->zin);
+	free(in->peek);
+	free(in->name);
+	free(in->path);
+	free(in);
+}

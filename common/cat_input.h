@@ -1,0 +1,46 @@
+/*
+ * input: the container layer.  One file argument (or "-" for stdin) gives
+ * one or more byte streams of JSON: the file itself, plain or gzip
+ * (several members, as zcat), or each *.json / *.json.gz member of a zip,
+ * tar or tar.gz archive, in name order, a gzip member inflated too.
+ * Formats are told by magic bytes, never by name: 1f 8b gzip, "PK\3\4"
+ * (or the empty "PK\5\6") zip, "ustar" at offset 257 tar, also under gzip.
+ *
+ * Compressed data is inflated in a background thread into a small ring
+ * of blocks, so that parsing and inflating overlap (a .json.gz costs
+ * about what zcat costs).  Archives on a pipe are spooled to an unlinked
+ * temporary file first, since members are read in name order.
+ *
+ * HowTo:
+ *
+ *	struct cat_input *in = cat_input_open(path);      NULL: message printed
+ *	while ((r = cat_input_next(in)) > 0) {
+ *		printf("%s\n", cat_input_name(in));      "FILE" or "FILE:MEMBER"
+ *		while ((n = cat_input_read(in, buf, size)) > 0)
+ *			use n bytes;
+ *		if (n < 0) report cat_input_error(in);   e.g. truncated gzip data
+ *	}
+ *	if (r < 0) report cat_input_error(in);           e.g. archive holds no trace
+ *	cat_input_close(in);
+ */
+#ifndef TL_CAT_INPUT_H
+#define TL_CAT_INPUT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct cat_input;
+
+/* Open path ("-" is stdin); on failure print "tl-x: PATH: why", return NULL. */
+struct cat_input *cat_input_open(const char *path);
+/* Go to the next stream: 1, 0 when there are no more, -1 on error. */
+int cat_input_next(struct cat_input *in);
+/* The current stream's name for #source: PATH or PATH:MEMBER. */
+const char *cat_input_name(const struct cat_input *in);
+/* Read up to n bytes of the current stream: count, 0 at its end, -1 on error. */
+ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n);
+/* The last error, without file name: "truncated gzip data" */
+const char *cat_input_error(const struct cat_input *in);
+void cat_input_close(struct cat_input *in);
+
+#endif

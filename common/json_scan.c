@@ -1,0 +1,534 @@
+#include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include <string.h>
+
+#include "json_scan.h"
+#include "json.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* Where the scanner is in the document's top-level grammar. */
+enum {
+	S_START,	/* before the first byte: '{' or '[' */
+	S_KEY_FIRST,	/* after '{': a key or '}' */
+	S_KEY,		/* after ',' in the object: a key */
+	S_COLON,	/* after a key */
+	S_VALUE,	/* after ':' */
+	S_OBJ_NEXT,	/* after a value: ',' or '}' */
+	S_ARR_FIRST,	/* after traceEvents' '[': an event or ']' */
+	S_ARR_ELEM,	/* after ',' in traceEvents: an event */
+	S_ARR_NEXT,	/* after an event: ',' or ']' */
+	S_TRAIL,	/* after the document: only white space */
+	S_DONE,
+	S_ERROR
+};
+
+/* What the element being scanned is, and what kind of text it is. */
+enum { E_NONE, E_KEY, E_TOP, E_EVENT };
+enum { K_CONTAINER, K_PRIMITIVE };
+
+/* Bytes that stop the fast loops: inside a string, and outside. */
+static unsigned char str_stop[256], prim_stop[256], prim_byte[256];
+/* Outside strings: bytes to copy, blanks to drop, quotes and brackets. */
+enum { B_COPY, B_BLANK, B_STRUCT };
+static unsigned char byte_class[256];
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static int is_prim(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
+static void init_tables(void)
+{
+	if (str_stop['"'])
+		return;
+	for (int c = 0; c < 0x20; c++)
+		str_stop[c] = 1;
+	str_stop['"'] = str_stop['\\'] = 1;
+	byte_class['"'] = byte_class['{'] = byte_class['}'] = B_STRUCT;
+	byte_class['['] = byte_class[']'] = B_STRUCT;
+	byte_class[' '] = byte_class['\t'] = byte_class['\n'] = B_BLANK;
+	byte_class['\r'] = B_BLANK;
+	for (int c = 0; c < 256; c++)
+		prim_byte[c] = (unsigned char)is_prim((char)c);
+	prim_stop[','] = prim_stop[']'] = prim_stop['}'] = 1;
+	prim_stop[' '] = prim_stop['\t'] = prim_stop['\n'] = prim_stop['\r'] = 1;
+}
+
+void json_scan_init(struct json_scan *s)
+{
+	init_tables();
+	memset(s, 0, sizeof(*s));
+	s->state = S_START;
+}
+
+void json_scan_release(struct json_scan *s)
+{
+	free(s->stack);
+	free(s->key);
+	free(s->out);
+	memset(s, 0, sizeof(*s));
+}
+
+void json_scan_set_buf(struct json_scan *s, const char *buf, size_t len, int partial)
+{
+	s->base += s->mark;
+	s->pos -= s->mark;
+	s->mark = 0;
+	s->buf = buf;
+	s->len = len;
+	s->partial = partial;
+}
+
+size_t json_scan_consumed(const struct json_scan *s)
+{
+	return s->mark;
+}
+
+uint64_t json_scan_offset(const struct json_scan *s)
+{
+	return s->base + s->pos;
+}
+
+static int error(struct json_scan *s, size_t at, const char *msg)
+{
+	s->err_msg = msg;
+	s->err_off = s->base + at;
+	s->state = S_ERROR;
+	return JSON_SCAN_ERROR;
+}
+
+/* Skip white space; 1 if a byte is there to look at, else 0. */
+static int skip_ws(struct json_scan *s)
+{
+	while (s->pos < s->len && is_ws(s->buf[s->pos]))
+		s->pos++;
+	s->mark = s->pos;
+	return s->pos < s->len;
+}
+
+static int truncated(struct json_scan *s)
+{
+	return error(s, s->len, s->state == S_START ? "empty input"
+		     : "truncated JSON: unexpected end of input");
+}
+
+static void bad_string(struct json_scan *s, size_t at)
+{
+	if (!s->bad_msg) {
+		s->bad_msg = "control character in string";
+		s->bad_off = s->base + at;
+	}
+}
+
+/* Start scanning an element at pos. */
+static void elem_begin(struct json_scan *s)
+{
+	char c = s->buf[s->pos];
+
+	s->mark = s->pos;
+	s->bad_msg = NULL;
+	s->depth = 0;
+	s->in_str = 0;
+	s->olen = 0;
+	s->space = 0;
+	s->escapes = 0;
+	if (c == '{' || c == '[' || c == '"')
+		s->elem_kind = K_CONTAINER;	/* a string is one too, of depth 0 */
+	else
+		s->elem_kind = K_PRIMITIVE;
+}
+
+/* Room in the compact copy for everything left in the buffer. */
+static void reserve(struct json_scan *s)
+{
+	size_t need = st_add(st_add(s->olen, s->len - s->pos), 17);
+
+	if (need > s->out_alloc)
+		xgrow((void **)&s->out, &s->out_alloc, need, 1);
+}
+
+/*
+ * Inside a string at p: copy it to o[m] up to and including its closing
+ * quote (1) or to the end of the buffer (0; an escape cut in two is left
+ * for later).  Strings are most of a trace's bytes: 16 at a time with SSE2,
+ * stopping at a quote, a backslash or a control byte.
+ */
+static int copy_string(struct json_scan *s, size_t *pp, size_t *mp)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t p = *pp, m = *mp, n = s->len;
+	char *o = s->out;
+	int r = 0;
+
+	for (;;) {
+#ifdef __SSE2__
+		while (p + 16 <= n) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(b + p));
+			__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)),
+						     _mm_set1_epi8(0x1f));
+			int hit = _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+			_mm_storeu_si128((__m128i *)(o + m), v);
+			if (hit) {
+				int z = __builtin_ctz((unsigned)hit);
+				p += (size_t)z;
+				m += (size_t)z;
+				break;
+			}
+			p += 16;
+			m += 16;
+		}
+#endif
+		while (p < n && !str_stop[b[p]])
+			o[m++] = (char)b[p++];
+		if (p >= n)
+			break;
+		if (b[p] == '"') {
+			o[m++] = '"';
+			p++;
+			s->in_str = 0;
+			r = 1;
+			break;
+		}
+		if (b[p] == '\\') {
+			if (p + 1 >= n)
+				break;
+			o[m++] = '\\';
+			o[m++] = (char)b[p + 1];
+			s->escapes = 1;
+			p += 2;
+			continue;
+		}
+		bad_string(s, p);
+		o[m++] = (char)b[p++];
+	}
+	*pp = p;
+	*mp = m;
+	return r;
+}
+
+/* Skip a run of blanks from p (16 at a time with SSE2). */
+static size_t skip_blanks(const unsigned char *b, size_t p, size_t n)
+{
+#ifdef __SSE2__
+	while (p + 16 <= n) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(b + p));
+		unsigned sp = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		if (sp != 0xffff)
+			return p + (size_t)__builtin_ctz(~sp);
+		p += 16;
+	}
+#endif
+	while (p < n && b[p] == ' ')
+		p++;
+	return p;
+}
+
+/*
+ * Outside strings: copy bytes up to the next quote or bracket, dropping
+ * white space (one blank kept between two primitives).  Returns the new p.
+ */
+static size_t copy_plain(struct json_scan *s, size_t p, size_t *mp)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t n = s->len, m = *mp;
+	char *o = s->out;
+	int space = s->space;
+
+	while (p < n) {
+		unsigned char c = b[p];
+		if (byte_class[c] == B_BLANK) {
+			p = skip_blanks(b, p + 1, n);
+			space |= m && prim_byte[(unsigned char)o[m - 1]];
+			continue;
+		}
+		if (byte_class[c] == B_STRUCT)
+			break;
+		if (space && prim_byte[c])
+			o[m++] = ' ';
+		space = 0;
+		o[m++] = (char)c;
+		p++;
+	}
+	s->space = space;
+	*mp = m;
+	return p;
+}
+
+/*
+ * Scan a container (or string) element, copying it without the white
+ * space outside strings: 1 complete, 0 need more, -1 error.  One blank is
+ * kept where white space separates two primitives ("[1 2]"), so that the
+ * copy is bad JSON exactly when the original is.
+ */
+static int scan_container(struct json_scan *s)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t p = s->pos, n = s->len, m = s->olen;
+	char *o;
+	int r = 0;
+
+	reserve(s);
+	o = s->out;
+	for (;;) {
+		unsigned char c;
+
+		if (s->in_str && !copy_string(s, &p, &m))
+			break;
+		if (s->in_str == 0 && s->depth == 0 && m) {
+			r = 1;	/* a string element ended */
+			break;
+		}
+		p = copy_plain(s, p, &m);
+		if (p >= n)
+			break;
+		s->space = 0;
+		c = b[p];
+		o[m++] = (char)c;
+		p++;
+		if (c == '"') {
+			s->in_str = 1;
+		} else if (c == '{' || c == '[') {
+			xgrow((void **)&s->stack, &s->stack_alloc, s->depth + 1, 1);
+			s->stack[s->depth++] = (char)c;
+		} else {
+			if (!s->depth || s->stack[s->depth - 1] != (c == '}' ? '{' : '[')) {
+				s->pos = p;
+				return error(s, p - 1, c == '}' ? "unmatched '}'"
+					     : "unmatched ']'");
+			}
+			if (!--s->depth) {
+				r = 1;
+				break;
+			}
+		}
+	}
+	s->pos = p;
+	s->olen = m;
+	return r;
+}
+
+static int scan_primitive(struct json_scan *s)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t p = s->pos;
+
+	reserve(s);
+	while (p < s->len && !prim_stop[b[p]])
+		s->out[s->olen++] = (char)b[p++];
+	s->pos = p;
+	return p < s->len || !s->partial;
+}
+
+/* Continue the element: 1 complete, 0 need more, -1 error. */
+static int scan_elem(struct json_scan *s)
+{
+	int r;
+
+	if (s->elem_kind == K_PRIMITIVE)
+		r = scan_primitive(s);
+	else
+		r = scan_container(s);
+	if (r == 0 && !s->partial)
+		return truncated(s);
+	if (r == 1)
+		s->out[s->olen] = '\0';
+	return r;
+}
+
+static void item_fill(struct json_scan *s, struct json_scan_item *it)
+{
+	it->text = s->buf + s->mark;
+	it->len = s->pos - s->mark;
+	it->ctext = s->out;
+	it->clen = s->olen;
+	it->escapes = s->escapes;
+	it->off = s->base + s->mark;
+	it->key = s->key;
+	it->keylen = s->keylen;
+	it->bad_msg = s->bad_msg;
+	it->bad_off = s->bad_off;
+	s->mark = s->pos;
+}
+
+/* The key string just scanned: decode it into s->key. */
+static int take_key(struct json_scan *s)
+{
+	size_t n = s->olen - 2;
+	long bad;
+
+	if (s->bad_msg) {
+		s->err_off = s->bad_off;
+		s->err_msg = s->bad_msg;
+		s->state = S_ERROR;
+		return JSON_SCAN_ERROR;
+	}
+	bad = json_string_check(s->out + 1, n);
+	if (bad >= 0) {
+		/* the compact copy of a key is its text: same offsets */
+		s->err_off = s->base + s->mark + 1 + (size_t)bad;
+		s->err_msg = s->out[bad + 2] == 'u' ? "invalid \\u escape"
+			: "invalid escape";
+		s->state = S_ERROR;
+		return JSON_SCAN_ERROR;
+	}
+	xgrow((void **)&s->key, &s->key_alloc, n + 1, 1);
+	s->keylen = json_decode_string(s->out + 1, n, s->key);
+	s->key[s->keylen] = '\0';
+	s->is_events = s->keylen == 11 && !memcmp(s->key, "traceEvents", 11);
+	s->mark = s->pos;
+	return 0;
+}
+
+/* An element finished: hand it out or take the key. */
+static int elem_end(struct json_scan *s, int what, struct json_scan_item *it)
+{
+	switch (what) {
+	case E_KEY:
+		s->state = S_COLON;
+		return take_key(s);
+	case E_TOP:
+		s->state = S_OBJ_NEXT;
+		item_fill(s, it);
+		return JSON_SCAN_TOP;
+	default:
+		s->state = S_ARR_NEXT;
+		item_fill(s, it);
+		return JSON_SCAN_EVENT;
+	}
+}
+
+/* Which element a state is scanning when it is inside one. */
+static int elem_of(int state)
+{
+	switch (state) {
+	case S_KEY_FIRST: case S_KEY: return E_KEY;
+	case S_VALUE: return E_TOP;
+	case S_ARR_FIRST: case S_ARR_ELEM: return E_EVENT;
+	default: return E_NONE;
+	}
+}
+
+/* One step of the top-level grammar at the byte c = buf[pos]. */
+static int step(struct json_scan *s, char c)
+{
+	switch (s->state) {
+	case S_START:
+		if (c == '\xef')	/* as Python, refuse it, but say what it is */
+			return error(s, s->pos, "not a JSON object or array (a UTF-8 byte order mark?)");
+		if (c != '{' && c != '[')
+			return error(s, s->pos, "not a JSON object or array");
+		s->state = c == '{' ? S_KEY_FIRST : S_ARR_FIRST;
+		s->seen_events = c == '[';
+		s->object = c == '{';
+		s->pos++;
+		return 0;
+	case S_KEY_FIRST:
+	case S_KEY:
+		if (c == '}' && s->state == S_KEY_FIRST)
+			return error(s, s->pos, "no traceEvents array in the top-level object");
+		if (c != '"')
+			return error(s, s->pos, "expected a key string");
+		return 1;
+	case S_COLON:
+		if (c != ':')
+			return error(s, s->pos, "expected ':' after key");
+		s->state = S_VALUE;
+		s->pos++;
+		return 0;
+	case S_VALUE:
+		if (!s->is_events)
+			return 1;
+		if (s->seen_events)
+			return error(s, s->pos, "traceEvents appears twice");
+		if (c != '[')
+			return error(s, s->pos, "traceEvents is not an array");
+		s->seen_events = 1;
+		s->state = S_ARR_FIRST;
+		s->pos++;
+		return 0;
+	case S_OBJ_NEXT:
+		s->pos++;
+		if (c == ',') {
+			s->state = S_KEY;
+			return 0;
+		}
+		if (c != '}')
+			return error(s, s->pos - 1, "expected ',' or '}' in the top-level object");
+		if (!s->seen_events)
+			return error(s, s->pos - 1, "no traceEvents array in the top-level object");
+		s->state = S_TRAIL;
+		return 0;
+	case S_ARR_FIRST:
+		if (c == ']')
+			break;
+		return 1;
+	case S_ARR_ELEM:
+		if (c == ']')
+			return error(s, s->pos, "expected an event after ','");
+		return 1;
+	case S_ARR_NEXT:
+		if (c == ',') {
+			s->state = S_ARR_ELEM;
+			s->pos++;
+			return 0;
+		}
+		if (c != ']')
+			return error(s, s->pos, "expected ',' or ']' after an event");
+		break;
+	default:	/* S_TRAIL */
+		return error(s, s->pos, "trailing data after the JSON document");
+	}
+	/* the end of traceEvents */
+	s->pos++;
+	s->state = s->object ? S_OBJ_NEXT : S_TRAIL;
+	return 0;
+}
+
+int json_scan_next(struct json_scan *s, struct json_scan_item *it)
+{
+	for (;;) {
+		int r;
+
+		if (s->state == S_ERROR)
+			return JSON_SCAN_ERROR;
+		if (s->state == S_DONE)
+			return JSON_SCAN_DONE;
+		if (s->in_elem) {
+			r = scan_elem(s);
+			if (r <= 0)
+				return r;
+			s->in_elem = 0;
+			r = elem_end(s, elem_of(s->state), it);
+			if (r)
+				return r;
+			continue;
+		}
+		if (!skip_ws(s)) {
+			if (s->partial)
+				return JSON_SCAN_MORE;
+			if (s->state != S_TRAIL)
+				return truncated(s);
+			s->state = S_DONE;
+			return JSON_SCAN_DONE;
+		}
+		r = step(s, s->buf[s->pos]);
+		if (r < 0)
+			return r;
+		if (r == 1) {
+			elem_begin(s);
+			s->in_elem = 1;
+		}
+	}
+}

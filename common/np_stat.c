@@ -1,0 +1,308 @@
+#include <math.h>
+#include <stdlib.h>
+
+#include "np_stat.h"
+#include "xalloc.h"
+#include "banned.h"
+
+static double pairwise(const double *a, size_t n)
+{
+	double r[8], res;
+	size_t i, j;
+
+	if (n < 8) {
+		res = 0.;
+		for (i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		for (j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+double np_sum(const double *x, size_t n)
+{
+	/* numpy starts the reduction from the identity 0.0 */
+	return 0.0 + pairwise(x, n);
+}
+
+double np_mean(const double *x, size_t n)
+{
+	return n ? np_sum(x, n) / (double)n : NAN;
+}
+
+static double sum_sq_dev(const double *x, size_t n, double mean)
+{
+	double *d = xmalloc(st_mult(n, sizeof(*d))), s;
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = (x[i] - mean) * (x[i] - mean);
+	s = np_sum(d, n);
+	free(d);
+	return s;
+}
+
+double np_std(const double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	return sqrt(sum_sq_dev(x, n, np_mean(x, n)) / (double)n);
+}
+
+int np_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double np_median(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(x, n, sizeof(*x), np_cmp_double);
+	if (n % 2)
+		return x[n / 2];
+	/* numpy takes the mean of the two middle values: (0 + a + b) / 2 */
+	return (0.0 + x[n / 2 - 1] + x[n / 2]) / 2.0;
+}
+
+double np_round(double x, int decimals)
+{
+	double f = pow(10.0, decimals);
+	return rint(x * f) / f;
+}
+
+double pd_mean(const double *x, size_t n)
+{
+	return np_mean(x, n);
+}
+
+double pd_std(const double *x, size_t n)
+{
+	if (n < 2)
+		return NAN;
+	return sqrt(sum_sq_dev(x, n, np_mean(x, n)) / (double)(n - 1));
+}
+
+double pd_median(double *x, size_t n)
+{
+	return np_median(x, n);
+}
+
+double np_min(const double *x, size_t n)
+{
+	double m = n ? x[0] : NAN;
+	for (size_t i = 1; i < n; i++)
+		if (x[i] < m)
+			m = x[i];
+	return m;
+}
+
+double np_max(const double *x, size_t n)
+{
+	double m = n ? x[0] : NAN;
+	for (size_t i = 1; i < n; i++)
+		if (x[i] > m)
+			m = x[i];
+	return m;
+}
+
+struct ivpos {
+	double start, end;
+	size_t pos;
+};
+
+static int cmp_ivpos(const void *a, const void *b)
+{
+	const struct ivpos *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Stable by start: equal starts keep their input order (Python's sort). */
+static void sort_intervals(struct timeline_interval *iv, size_t n)
+{
+	struct ivpos *t;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (iv[i].start < iv[i - 1].start)
+			break;
+	if (i >= n)
+		return;
+	t = xmalloc(st_mult(n, sizeof(*t)));
+	for (i = 0; i < n; i++) {
+		t[i].start = iv[i].start;
+		t[i].end = iv[i].end;
+		t[i].pos = i;
+	}
+	qsort(t, n, sizeof(*t), cmp_ivpos);
+	for (i = 0; i < n; i++) {
+		iv[i].start = t[i].start;
+		iv[i].end = t[i].end;
+	}
+	free(t);
+}
+
+double np_busy_time(struct timeline_interval *iv, size_t n)
+{
+	double sum = 0, s, e;
+	size_t i;
+
+	if (!n)
+		return 0;
+	sort_intervals(iv, n);
+	s = iv[0].start;
+	e = iv[0].end;
+	for (i = 1; i < n; i++) {
+		if (iv[i].start <= e) {
+			if (iv[i].end > e)
+				e = iv[i].end;
+			continue;
+		}
+		sum += e - s;
+		s = iv[i].start;
+		e = iv[i].end;
+	}
+	return sum + (e - s);
+}
+
+static int np_less(double a, double b)
+{
+	return a < b || (b != b && a == a);
+}
+
+static void swap_idx(size_t *a, size_t *b)
+{
+	size_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void asift_down(const double *v, size_t *tosort, size_t i, size_t n)
+{
+	/* 0-based heap for numpy's aheapsort fallback */
+	size_t tmp = tosort[i], j;
+	while ((j = 2 * i + 1) < n) {
+		if (j + 1 < n && np_less(v[tosort[j]], v[tosort[j + 1]]))
+			j++;
+		if (!np_less(v[tmp], v[tosort[j]]))
+			break;
+		tosort[i] = tosort[j];
+		i = j;
+	}
+	tosort[i] = tmp;
+}
+
+static void aheapsort(const double *v, size_t *tosort, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0; )
+		asift_down(v, tosort, i, n);
+	for (size_t k = n; k-- > 1; ) {
+		swap_idx(&tosort[0], &tosort[k]);
+		asift_down(v, tosort, 0, k);
+	}
+}
+
+/* numpy/_core/src/npysort/quicksort.cpp aquicksort_ (SMALL_QUICKSORT 15) */
+void np_argsort_quick(const double *v, size_t *tosort, size_t num)
+{
+	size_t *pl = tosort, *pr = tosort + num - 1, *stack[128], **sptr = stack;
+	size_t *pm, *pi, *pj, *pk, vi;
+	int depth[128], *psdepth = depth, cdepth = 0;
+	double vp;
+
+	for (size_t i = 0; i < num; i++)
+		tosort[i] = i;
+	if (num < 2)
+		return;
+	for (size_t m = num; m > 1; m >>= 1)
+		cdepth++;
+	cdepth *= 2;
+	for (;;) {
+		if (cdepth < 0) {
+			aheapsort(v, pl, (size_t)(pr - pl) + 1);
+			goto stack_pop;
+		}
+		while (pr - pl > 15) {
+			pm = pl + ((pr - pl) >> 1);
+			if (np_less(v[*pm], v[*pl])) swap_idx(pm, pl);
+			if (np_less(v[*pr], v[*pm])) swap_idx(pr, pm);
+			if (np_less(v[*pm], v[*pl])) swap_idx(pm, pl);
+			vp = v[*pm];
+			pi = pl;
+			pj = pr - 1;
+			swap_idx(pm, pj);
+			for (;;) {
+				do ++pi; while (np_less(v[*pi], vp));
+				do --pj; while (np_less(vp, v[*pj]));
+				if (pi >= pj)
+					break;
+				swap_idx(pi, pj);
+			}
+			pk = pr - 1;
+			swap_idx(pi, pk);
+			if (pi - pl < pr - pi) {
+				*sptr++ = pi + 1;
+				*sptr++ = pr;
+				pr = pi - 1;
+			} else {
+				*sptr++ = pl;
+				*sptr++ = pi - 1;
+				pl = pi + 1;
+			}
+			*psdepth++ = --cdepth;
+		}
+		for (pi = pl + 1; pi <= pr; ++pi) {
+			vi = *pi;
+			vp = v[vi];
+			pj = pi;
+			pk = pi - 1;
+			while (pj > pl && np_less(vp, v[*pk]))
+				*pj-- = *pk--;
+			*pj = vi;
+		}
+stack_pop:
+		if (sptr == stack)
+			break;
+		pr = *(--sptr);
+		pl = *(--sptr);
+		cdepth = *(--psdepth);
+	}
+}
+
+void pd_argsort_desc(const double *v, size_t *idx, size_t n)
+{
+	double *rev = xmalloc(st_mult(n ? n : 1, sizeof(*rev)));
+	size_t *o = xmalloc(st_mult(n ? n : 1, sizeof(*o))), i, m = 0, k = 0;
+	size_t *map = xmalloc(st_mult(n ? n : 1, sizeof(*map)));
+
+	/* non-NaN values reversed, argsorted ascending, the result reversed */
+	for (i = n; i-- > 0; )
+		if (v[i] == v[i]) {
+			map[m] = i;
+			rev[m++] = v[i];
+		}
+	np_argsort_quick(rev, o, m);
+	for (i = m; i-- > 0; )
+		idx[k++] = map[o[i]];
+	for (i = 0; i < n; i++)		/* NaN last, in order */
+		if (v[i] != v[i])
+			idx[k++] = i;
+	free(rev);
+	free(o);
+	free(map);
+}

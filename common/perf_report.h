@@ -1,0 +1,75 @@
+/*
+ * perf_report: the host-op sheets of TraceLens's perf report (spec core
+ * §4.5-§4.9), written from a perf_tree with the exact columns, cell text and
+ * row order TraceLens's CSVs have.
+ *
+ *	struct perf_report *pr = perf_report_new(tp);
+ *	pr->short_us = 10; pr->bins = 100; pr->topk = -1;
+ *	perf_report_write(pr, "ops_summary", sheet);     0, or -1: unknown sheet
+ *	perf_report_free(pr);
+ *
+ * Sheet names (perf_report_names): ops_summary, ops_summary_by_category,
+ * ops_unique_args, unified_perf_summary, kernel_summary,
+ * short_kernel_histogram, short_kernels_summary.  perf_report_wanted()
+ * says whether TraceLens writes a sheet for this trace (§4.2: GPU-only
+ * traces get only the kernel and short-kernel sheets; kernel_summary only
+ * when there are kernels).
+ *
+ * Perf-model hook: unified_perf_summary's GFLOPS, Data Moved (MB),
+ * FLOPS/Byte, Compute Spec, TB/s_*, TFLOPS/s_* and perf_params columns come
+ * from pr->perf_cols (NULL: every row "no model", empty cells).  It is
+ * called once per unified row before grouping and fills a struct
+ * perfcols; the row's Kernel Time (µs) stays the busy time of its GPU
+ * events unless the hook sets kernel_us.
+ */
+#ifndef TL_PERF_REPORT_H
+#define TL_PERF_REPORT_H
+
+#include "sheet.h"
+#include "perf_tree.h"
+
+struct perfcols {
+	int has;		/* 0: no model, all cells empty */
+	int drop;		/* 1: leave the row out (TraceLens's model raised
+				 * NotImplementedError, TP:2170-2172) */
+	double gflops, data_mb, flops_per_byte, tbps, tflops;	/* NaN = empty */
+	char compute_spec[64];
+	char *perf_params;	/* repr of the params dict, malloc'd; NULL = empty */
+	double kernel_us;	/* NaN: keep the busy time */
+	/* roofline (tl-perf --arch): has_rl 0 leaves the cells empty; any
+	 * row with one adds the Roofline columns to the sheet */
+	int has_rl;
+	double rl_time_us, rl_pct;
+	const char *rl_bound;	/* static string */
+};
+
+struct perf_report {
+	struct perf_tree *tp;
+	double short_us;	/* short-kernel threshold, strict < (default 10) */
+	int bins;		/* histogram bins (100) */
+	long topk;		/* head() of short_kernels_summary, -1 = all */
+	void (*perf_cols)(const struct perf_tree *tp, const struct unirow *row,
+			  struct perfcols *out, void *ctx);
+	void *perf_ctx;
+	char **repr;		/* strpool id → tuple repr of the JSON, lazily */
+	size_t nrepr;
+};
+
+extern const char *const perf_report_names[];
+struct perf_report *perf_report_new(struct perf_tree *tp);
+void perf_report_free(struct perf_report *pr);
+int perf_report_known(const char *sheet);
+int perf_report_wanted(const struct perf_report *pr, const char *sheet);
+int perf_report_write(struct perf_report *pr, const char *sheet, struct sheet *sh);
+
+/*
+ * TraceLens's _summarize_kernel_stats over nrows kernel lists (GPU event
+ * uids), for other sheets that print kernel details (common/perfsheet):
+ * appends the summary cell to full and trunc_kernel_details to trunc.
+ */
+struct pystr;
+void perf_report_kernel_cells(const struct perf_report *pr, uint32_t *const *lists,
+			     const uint32_t *lens, size_t nrows,
+			     struct pystr *full, struct pystr *trunc);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * perf_tree: TraceLens's TreePerfAnalyzer over a node stream (spec core
+ * §4.4-§4.9): the GPU events under every node, the kernel launchers
+ * ("leaf ops") with their direct and subtree kernel time, the rows of the
+ * unified perf table, and the GPU total time the percentages divide by.
+ *
+ *	struct perf_ops *db = perf_ops_load(NULL);
+ *	struct perf_tree *tp = perf_tree_new(ns, db, all_gpu);
+ *	for (i = 0; i < tp->nlaunch; i++) use tp->launch[i];
+ *	perf_tree_unified(tp);                fills tp->uni (optional)
+ *	perf_tree_free(tp);
+ *
+ * Three "leaf op" rules coexist, each where TraceLens uses it:
+ *  - launchers (ops_* sheets, §4.4): a kernel belongs to its nearest
+ *    cpu_op ancestor above its runtime call, skipping ops named "execute"
+ *    and python frames; without one, to the runtime call itself;
+ *    communication kernels (nccl/rccl/cross_device_reduce) are left out;
+ *  - kernel_summary and short kernels (§4.8): the first cpu_op above the
+ *    launching runtime call, "execute" included, every kernel counted;
+ *  - unified_perf_summary (§4.6): the highest op with a perf model, else
+ *    an op whose GPU child is reachable through runtime calls only
+ *    (perf_tree_unified).
+ */
+#ifndef TL_PERF_TREE_H
+#define TL_PERF_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tree_nodes.h"
+#include "perf_ops.h"
+
+struct launcher {
+	uint32_t uid;
+	uint32_t *kern;		/* direct kernels, sorted by ts (stable) */
+	uint32_t nkern;
+	uint32_t seq;		/* first-insertion order (TraceLens dict order) */
+	double direct_us;	/* busy time of the direct kernels */
+	double subtree_us;	/* busy time of all GPU events below */
+	const char *category;	/* categorize_torch_op */
+};
+
+/* One row of the unified perf table before grouping. */
+struct unirow {
+	uint32_t uid;		/* the event the row copies */
+	uint32_t row_uid;	/* UID printed (synthetic rows get new ones) */
+	const char *name;	/* owned by tp (synthetic names) or the tree_nodes */
+	const char *category;
+	uint32_t *gpu;		/* its GPU events, gpu_events order */
+	uint32_t ngpu;
+	double kernel_us;	/* Kernel Time (µs) */
+	int has_perf_model;
+};
+
+struct perf_tree {
+	const struct tree_nodes *ns;
+	const struct perf_ops *db;
+	int gpu_only;		/* no cpu_op in the trace */
+	double total_us;	/* gpu_timeline total_time in µs (NaN: no GPU events) */
+	uint32_t *ge_off, *ge;	/* node i's GPU events: ge[ge_off[i] .. ge_off[i+1]) */
+	uint32_t *ch_off, *ch;	/* node i's children, sweep order */
+	struct launcher *launch;	/* sorted by ts (stable) */
+	size_t nlaunch;
+	int32_t *launcher_of;	/* node uid → index in launch, -1 */
+	struct unirow *uni;
+	size_t nuni;
+	char **synth_names;
+	size_t nsynth;
+};
+
+struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_ops *db, int all_gpu);
+void perf_tree_free(struct perf_tree *tp);
+void perf_tree_unified(struct perf_tree *tp);
+
+/* The node's GPU events (ancestor lists of TraceLens's gpu_events). */
+const uint32_t *perf_tree_gpu_events(const struct perf_tree *tp, uint32_t uid, uint32_t *n);
+double perf_tree_busy(const struct perf_tree *tp, const uint32_t *uids, size_t n);
+/* first cpu_op above node uid (exclusive), -1 if none; "execute" included */
+int32_t perf_tree_cpu_op_above(const struct perf_tree *tp, uint32_t uid);
+/* categorize_torch_op of any event, with its kernel_details as TraceLens has them */
+const char *perf_tree_category(const struct perf_tree *tp, uint32_t uid);
+int perf_tree_is_comm(const char *name);
+int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * tree_io: reading the event stream into trees (common/tree.h), one per
+ * source, and writing the node stream of tl-stream(5) to stdout.
+ *
+ *	struct stream *s = stream_open(path, "events");
+ *	rval = tree_io_write_nodes(s, path, python ? TREE_PYTHON : 0, verbose);
+ *
+ * tree_io_write_nodes() gives each source (src) its own tree and passes
+ * every row and directive through in order with the tree columns appended.
+ * path (NULL or "-" for stdin) lets a regular file be read a second time
+ * instead of spooled.  Returns 0, or 1 after a message on a bad stream.
+ *
+ *	char *src;
+ *	struct tree *t = tree_io_read_source(s, want_src, flags, verbose, &src);
+ *	... tree_free(t); free(src);
+ *
+ * tree_io_read_source() builds the tree of one source: want_src, or the
+ * first one when NULL; NULL (message printed) when it has no rows or the
+ * stream is bad.  With verbose, per-source counts go to stderr.
+ */
+#ifndef TL_TREE_IO_H
+#define TL_TREE_IO_H
+
+#include "stream.h"
+#include "tree.h"
+
+int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int verbose);
+struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned flags, int verbose,
+				char **src);
+
+#endif

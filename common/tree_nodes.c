@@ -1,0 +1,273 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "json_value.h"
+#include "tree_nodes.h"
+#include "stream.h"
+#include "strpool.h"
+#include "xalloc.h"
+#include "banned.h"
+
+enum { C_UID, C_PH, C_CAT, C_NAME, C_PID, C_TID, C_TS, C_DUR, C_STREAM,
+       C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_PARENT, C_TREE, C_ROOT, C_FWD, NCOL };
+static const char *const colname[NCOL] = {
+	"uid", "ph", "cat", "name", "pid", "tid", "ts", "dur", "stream",
+	"dims", "types", "strides", "concrete", "args", "parent", "tree", "root", "fwd"
+};
+
+static uint8_t cat_of(const char *ph, const char *cat)
+{
+	static const struct { const char *name; uint8_t cat; } cats[] = {
+		{ "cpu_op", NC_CPU_OP }, { "cuda_runtime", NC_RUNTIME },
+		{ "cuda_driver", NC_DRIVER }, { "python_function", NC_PYTHON },
+		{ "kernel", NC_KERNEL }, { "gpu_memcpy", NC_MEMCPY },
+		{ "gpu_memset", NC_MEMSET },
+	};
+	if (!strcmp(ph, "M"))
+		return NC_META;
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (!strcmp(cat, cats[i].name))
+			return cats[i].cat;
+	return NC_OTHER;
+}
+
+static uint32_t intern(struct tree_nodes *ns, struct stream *s, int col)
+{
+	return strpool_intern(ns->sp, stream_field(s, col), stream_field_len(s, col));
+}
+
+/* An M event: remember its name → value (spec core §1.8). */
+static void add_meta(struct tree_nodes *ns, struct stream *s, const int *col,
+		     const char *name, size_t *alloc)
+{
+	const char *label = !strcmp(name, "process_labels") ? "labels" : "name";
+	struct json_value *args;
+	const struct json_value *v;
+
+	if (strcmp(name, "process_name") && strcmp(name, "thread_name") &&
+	    strcmp(name, "process_labels"))
+		return;
+	args = json_value_parse(stream_field(s, col[C_ARGS]), stream_field_len(s, col[C_ARGS]));
+	v = json_value_get(args, label);
+	if (v && v->type == JV_STR) {
+		xgrow((void **)&ns->meta, alloc, ns->nmeta + 1, sizeof(*ns->meta));
+		ns->meta[ns->nmeta].pid = intern(ns, s, col[C_PID]);
+		ns->meta[ns->nmeta].tid = intern(ns, s, col[C_TID]);
+		ns->meta[ns->nmeta].key = strpool_intern(ns->sp, name, strlen(name));
+		ns->meta[ns->nmeta].value = strpool_intern(ns->sp, v->s, v->len);
+		ns->nmeta++;
+	}
+	json_value_free(args);
+}
+
+static int32_t uid_field(struct stream *s, int col)
+{
+	const char *f = stream_field(s, col);
+	char *end;
+	long v;
+
+	if (!*f)
+		return -1;
+	v = strtol(f, &end, 10);
+	if (*end || v < 0 || v > INT32_MAX)
+		return -2;
+	return (int32_t)v;
+}
+
+static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, size_t *metaalloc)
+{
+	struct node *n = &ns->node[ns->n];
+	const char *ts = stream_field(s, col[C_TS]);
+
+	memset(n, 0, sizeof(*n));
+	if (uid_field(s, col[C_UID]) != (int32_t)ns->n) {
+		tl_warn("%s:%ld: uid %s out of order (expected %zu)", stream_name(s),
+			stream_lineno(s), stream_field(s, col[C_UID]), ns->n);
+		return -1;
+	}
+	n->parent = uid_field(s, col[C_PARENT]);
+	n->fwd = col[C_FWD] >= 0 ? uid_field(s, col[C_FWD]) : -1;
+	if (n->parent < -1 || n->fwd < -1) {
+		tl_warn("%s:%ld: bad parent or fwd uid", stream_name(s), stream_lineno(s));
+		return -1;
+	}
+	n->cat = cat_of(stream_field(s, col[C_PH]), stream_field(s, col[C_CAT]));
+	/* flows, instants, annotations: only their place in the tree matters */
+	if (n->cat == NC_OTHER) {
+		/* user_annotation/gpu_user_annotation: InferenceAttention's
+		 * iteration label (perf_sheet's annotation lookup) */
+		if (strstr(stream_field(s, col[C_CAT]), "user_annotation") && *ts) {
+			n->flags |= NF_ANNOT;
+			n->name = intern(ns, s, col[C_NAME]);
+			n->ts = strtod(ts, NULL);
+			n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
+			n->t_end = n->ts + n->dur;
+		}
+		ns->n++;
+		return 0;
+	}
+	if (n->cat != NC_PYTHON) {
+		n->name = intern(ns, s, col[C_NAME]);
+		n->pid = intern(ns, s, col[C_PID]);
+		n->tid = intern(ns, s, col[C_TID]);
+	}
+	if (*ts) {
+		n->flags |= NF_HAS_TS;
+		n->ts = strtod(ts, NULL);
+		n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
+		n->t_end = n->ts + n->dur;
+	}
+	if (stream_field_len(s, col[C_STREAM])) {
+		n->flags |= NF_STREAM;
+		n->stream = intern(ns, s, col[C_STREAM]);
+	}
+	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
+		n->flags |= NF_TREE;
+	if (col[C_ROOT] >= 0 && !strcmp(stream_field(s, col[C_ROOT]), "1"))
+		n->flags |= NF_ROOT;
+	if (n->cat == NC_CPU_OP) {
+		n->dims = intern(ns, s, col[C_DIMS]);
+		n->types = intern(ns, s, col[C_TYPES]);
+		n->strides = intern(ns, s, col[C_STRIDES]);
+		n->concrete = intern(ns, s, col[C_CONCRETE]);
+	}
+	if (n->cat == NC_META)
+		add_meta(ns, s, col, tree_nodes_str(ns, n->name), metaalloc);
+	ns->n++;
+	return 0;
+}
+
+static int check_links(struct tree_nodes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++) {
+		int32_t p = ns->node[i].parent;
+		if (p >= (int32_t)ns->n || p == (int32_t)i) {
+			tl_warn("%s: uid %zu: parent %d is not an event of the stream",
+				ns->source, i, p);
+			return -1;
+		}
+		if (ns->node[i].fwd >= (int32_t)ns->n)
+			ns->node[i].fwd = -1;
+	}
+	return 0;
+}
+
+/* The first GPU's name from "#top SRC deviceProperties JSON", for picking
+ * a roofline table; NULL for other keys or no name. */
+static const char *device_name(struct tree_nodes *ns, const char *l)
+{
+	const char *p = strchr(l + 4, '\t'), *q;
+
+	if (!p || strncmp(p + 1, "deviceProperties\t", 17))
+		return NULL;
+	if (!(p = strstr(p, "\"name\":\"")))
+		return NULL;
+	p += 8;
+	for (q = p; *q && *q != '"'; q++)
+		if (*q == '\\' && q[1])
+			q++;
+	return strpool_str(ns->sp, strpool_intern(ns->sp, p, (size_t)(q - p)));
+}
+
+static int read_all(struct tree_nodes *ns, struct stream *s)
+{
+	int col[NCOL], r, sources = 0;
+	size_t alloc = 0, metaalloc = 0;
+
+	for (int i = 0; i < NCOL; i++) {
+		col[i] = stream_col(s, colname[i]);
+		if (col[i] < 0 && i != C_FWD && i != C_ROOT) {
+			tl_warn("%s:%ld: no column '%s' (is this a tl-tree node stream?)",
+				stream_name(s), stream_lineno(s), colname[i]);
+			return -1;
+		}
+	}
+	while ((r = stream_next(s)) > 0) {
+		if (r == STREAM_DIRECTIVE) {
+			const char *l = stream_line(s);
+			if (!strncmp(l, "source\t", 7) && sources++) {
+				tl_warn("%s:%ld: more than one trace in the stream; run one trace at a time",
+					stream_name(s), stream_lineno(s));
+				return -1;
+			}
+			if (!strncmp(l, "top\t", 4) && !ns->device)
+				ns->device = device_name(ns, l);
+			if (!strncmp(l, "source\t", 7) && strchr(l + 7, '\t'))
+				ns->source = strpool_str(ns->sp, strpool_intern(ns->sp,
+					strchr(l + 7, '\t') + 1, strlen(strchr(l + 7, '\t') + 1)));
+			continue;
+		}
+		xgrow((void **)&ns->node, &alloc, ns->n + 1, sizeof(*ns->node));
+		if (read_row(ns, s, col, &metaalloc))
+			return -1;
+	}
+	return r < 0 ? -1 : check_links(ns);
+}
+
+struct tree_nodes *tree_nodes_read(const char *path)
+{
+	struct stream *s = stream_open(path, "nodes");
+	struct tree_nodes *ns;
+
+	if (!s)
+		return NULL;
+	ns = xcalloc(1, sizeof(*ns));
+	ns->sp = strpool_new();
+	ns->source = strpool_str(ns->sp, strpool_intern(ns->sp, stream_name(s),
+							  strlen(stream_name(s))));
+	if (read_all(ns, s)) {
+		stream_close(s);
+		tree_nodes_free(ns);
+		return NULL;
+	}
+	stream_close(s);
+	return ns;
+}
+
+void tree_nodes_free(struct tree_nodes *ns)
+{
+	if (!ns)
+		return;
+	free(ns->node);
+	free(ns->meta);
+	strpool_free(ns->sp);
+	free(ns);
+}
+
+const char *tree_nodes_str(const struct tree_nodes *ns, uint32_t id)
+{
+	return strpool_str(ns->sp, id);
+}
+
+size_t tree_nodes_len(const struct tree_nodes *ns, uint32_t id)
+{
+	return strpool_len(ns->sp, id);
+}
+
+/* Last M event wins (a dict assignment in TraceLens). */
+static const char *meta_find(const struct tree_nodes *ns, uint32_t pid, uint32_t tid,
+			     const char *key)
+{
+	uint32_t k = strpool_find(ns->sp, key, strlen(key));
+
+	for (size_t i = ns->nmeta; i-- > 0; )
+		if (ns->meta[i].key == k && ns->meta[i].pid == pid && ns->meta[i].tid == tid)
+			return tree_nodes_str(ns, ns->meta[i].value);
+	return "Unknown";
+}
+
+const char *tree_nodes_process_name(const struct tree_nodes *ns, const struct node *n)
+{
+	return meta_find(ns, n->pid, strpool_find(ns->sp, "0", 1), "process_name");
+}
+
+const char *tree_nodes_process_label(const struct tree_nodes *ns, const struct node *n)
+{
+	return meta_find(ns, n->pid, strpool_find(ns->sp, "0", 1), "process_labels");
+}
+
+const char *tree_nodes_thread_name(const struct tree_nodes *ns, const struct node *n)
+{
+	return meta_find(ns, n->pid, n->tid, "thread_name");
+}
