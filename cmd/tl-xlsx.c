@@ -161,18 +161,23 @@ int main(int argc, char **argv)
 		tl_usage(usage, TL_EXIT_USAGE);
 	if (argc == 1 && access(argv[0], F_OK) < 0) {
 		tl_warn_errno("%s", argv[0]);
+		free(out);
 		return TL_EXIT_BAD;
 	}
-	if (argc == 1 && is_dir(argv[0]) && list_dir(argv[0], &files) < 0)
+	if (argc == 1 && is_dir(argv[0]) && list_dir(argv[0], &files) < 0) {
+		free(out);
 		return TL_EXIT_BAD;
+	}
 	if (!out && argc > 1) {
 		tl_warn("-o FILE is needed with more than one CSV file");
 		tl_usage(usage, TL_EXIT_USAGE);
 	}
 	if (!out)
 		out = default_output(argv[0]);
-	if (!(x = xlsx_open(out)))
+	if (!(x = xlsx_open(out))) {
+		free(out);
 		return TL_EXIT_BAD;
+	}
 	rval = files.n ? add_files(x, files.v, files.n)
 		       : add_files(x, argv, (size_t)argc);
 	if (xlsx_close(x) < 0)

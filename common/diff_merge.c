@@ -309,7 +309,9 @@ static void bfs_levels(struct diff_merge *tm, int side, uint32_t uid, struct lev
 				vpush(&lv->names, diff_merge_norm(tm, side, ch));
 			}
 		}
-		qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d], sizeof(uint32_t), cmp_u32);
+		if (lv->names.n > lv->off[d])	/* never qsort(NULL, 0) */
+			qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d],
+			      sizeof(uint32_t), cmp_u32);
 		lv->off[d + 1] = (uint32_t)lv->names.n;
 		lv->n = d + 1;
 		vswap(&front, &next);

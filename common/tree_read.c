@@ -118,7 +118,8 @@ static int check_parents(struct tree_read *t)
 			tl_warn("%s: uid %u: parent links form a loop", t->path, u);
 			rc = -1;
 		}
-		for (v = u; v != NT_NONE && state[v] == 1; v = t->n[v].oparent)
+		/* v < nr: a parent outside the stream ended the walk above */
+		for (v = u; v < t->nr && state[v] == 1; v = t->n[v].oparent)
 			state[v] = 2;
 	}
 	free(state);

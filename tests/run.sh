@@ -26,8 +26,25 @@ for t in "$src"/tests/$pattern.sh; do
 	TRASH="$src/tests/trash/$name"
 	rm -rf "$TRASH"; mkdir -p "$TRASH"
 	out="$src/tests/trash/$name.tap"
+	# Under SAN=1 every sanitizer report fails the test, even one from a
+	# process whose exit status or stderr the test did not look at: the
+	# reports go to files (log_path) that are checked below.
+	san="$src/tests/trash/$name.san"
+	rm -f "$san".*
+	if [ "${TL_SAN:-}" = 1 ]; then
+		ASAN_OPTIONS="halt_on_error=1:exitcode=86:detect_leaks=1:log_path=$san"
+		UBSAN_OPTIONS="halt_on_error=1:exitcode=87:print_stacktrace=1:log_path=$san"
+		LSAN_OPTIONS="exitcode=86"
+		export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+	fi
 	(cd "$TRASH" && TRASH="$TRASH" TEST_DIR="$src/tests/$name.d" sh "$t") >"$out" 2>&1
 	rc=$?
+	for r in "$san".*; do
+		[ -f "$r" ] || continue
+		echo "not ok - sanitizer report ($(basename "$r"))" >>"$out"
+		sed 's/^/#   /' "$r" >>"$out"
+		rm -f "$r"
+	done
 	p=$(grep -c '^ok ' "$out" | tr -d ' ')
 	s=$(grep -c '^ok .*# SKIP' "$out" | tr -d ' ')
 	f=$(grep -c '^not ok ' "$out" | tr -d ' ')
