@@ -30,7 +30,8 @@ endif
 CFLAGS  ?=
 ALL_CFLAGS = -std=c11 $(WARN) $(OPT) -D_GNU_SOURCE -Icommon \
 	-DTL_SHAREDIR='"$(SHAREDIR)"' $(PKG_CFLAGS) $(CFLAGS)
-LIBS     = $(PKG_LIBS) -lpthread -lm
+# -lstdc++: __cxa_demangle (common/display.c) from the C++ runtime
+LIBS     = $(PKG_LIBS) -lpthread -lm -lstdc++
 
 ifeq ($(SAN),1)
 BUILD    = build/san
@@ -45,13 +46,14 @@ BUILD    = build/opt
 OUTBIN   = bin
 endif
 
-APT_LINE = apt-get install -y libjsmn-dev zlib1g-dev libarchive-dev pkg-config
+APT_LINE = apt-get install -y libjsmn-dev zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
 
 # Check dependencies only when something is to be built; as root, install
 # what is missing first (scripts/deps.sh), otherwise name the command.
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 have_deps = $(shell pkg-config --exists libarchive zlib 2>/dev/null && \
-	test -f /usr/include/jsmn.h && echo yes)
+	test -f /usr/include/jsmn.h && \
+	test -f "$$($(CC) -print-file-name=libstdc++.so)" && echo yes)
 ifneq ($(have_deps),yes)
 DEPS_LOG := $(shell sh scripts/deps.sh >&2)
 ifneq ($(have_deps),yes)

@@ -1,8 +1,10 @@
-/* Unit tests for common/: py_fmt, strpool, outbuf TSV escaping. */
+/* Unit tests for common/: py_fmt, strpool, outbuf TSV escaping, display. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "display.h"
 #include "outbuf.h"
 #include "py_fmt.h"
 #include "strpool.h"
@@ -85,8 +87,59 @@ static void test_tsv(void)
 	tap_str(got, "a\\tb\\\\c\\nd\\0e\\r", "TSV escapes tab, backslash, newline, NUL, CR");
 }
 
+/* display_escape's output for s[0..n), through a pipe. */
+static void shown(const char *s, size_t n, int mode, const char *want, const char *what)
+{
+	int fds[2];
+	char got[256] = { 0 };
+	struct outbuf *ob;
+
+	if (pipe(fds))
+		abort();
+	ob = outbuf_open_fd(fds[1]);
+	display_escape(ob, s, n, mode);
+	outbuf_close(ob);
+	close(fds[1]);
+	if (read(fds[0], got, sizeof(got) - 1) < 0)
+		abort();
+	close(fds[0]);
+	tap_str(got, want, what);
+}
+
+static void test_display(void)
+{
+	char *d;
+
+	shown("aten::mm", 8, DISPLAY_TERMINAL, "aten::mm", "plain text unchanged");
+	shown("\x1b]0;owned\x07x", 11, DISPLAY_TERMINAL, "\\x1b]0;owned\\x07x",
+	      "OSC title sequence: ESC and BEL escaped");
+	shown("\x1b[2J", 4, DISPLAY_TERMINAL, "\\x1b[2J", "clear screen escaped");
+	shown("a\tb\nc\rd\x7f", 8, DISPLAY_TERMINAL, "a\\tb\\nc\\rd\\x7f",
+	      "tab, newline, CR and DEL escaped");
+	shown("x\0y", 3, DISPLAY_TERMINAL, "x\\x00y", "NUL shown, name not cut");
+	shown("\xc2\x9b" "31m", 5, DISPLAY_TERMINAL, "\\xc2\\x9b31m", "C1 CSI (U+009B) escaped");
+	shown("\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80", 12, DISPLAY_TERMINAL,
+	      "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80", "valid UTF-8 passes");
+	shown("a\xff" "b\xe2\x82", 5, DISPLAY_TERMINAL, "a\\xffb\\xe2\\x82",
+	      "invalid and cut-off UTF-8 bytes escaped");
+	shown("\xed\xa0\xbd", 3, DISPLAY_TERMINAL, "\\xed\\xa0\\xbd", "UTF-8 surrogate form escaped");
+	shown("a|b\\c", 5, DISPLAY_MARKDOWN, "a\\|b\\\\c", "Markdown: pipe and backslash escaped");
+	shown("a|b", 3, DISPLAY_TERMINAL, "a|b", "terminal: pipe kept");
+
+	d = display_demangle("_ZN5aiter3fooEv");
+	tap_str(d ? d : "(null)", "aiter::foo()", "demangle a function name");
+	free(d);
+	d = display_demangle("_ZN2at6native18elementwise_kernelILi128ELi4EZNS0_22gpu_kernel_impl_nocastIZZZNS0_23direct_copy_kernel_cudaERNS_18TensorIteratorBaseEENKUlvE1_clEvENKUlvE8_clEvEUlN3c104HalfEE_EEvS4_RKT_EUliE_EEviT1_");
+	tap_ok(d && !strncmp(d, "void at::native::elementwise_kernel<128, 4, ", 44),
+	       "demangle a real CUDA kernel name");
+	free(d);
+	tap_ok(display_demangle("aten::mm") == NULL, "a plain name is not demangled");
+	tap_ok(display_demangle("_Znotmangled!!") == NULL, "a bad mangled name gives NULL");
+}
+
 int main(void)
 {
+	test_display();
 	test_repr();
 	test_strpool();
 	test_tsv();

@@ -1,0 +1,104 @@
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "display.h"
+#include "outbuf.h"
+#include "xalloc.h"
+#include "banned.h"
+
+/* From the C++ runtime (libstdc++ / libc++abi); plain C linkage. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] < 0xe0)
+		k = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] < 0xf0)
+		k = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] < 0xf5)
+		k = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((k == 3 && c < 0x800) || (k == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c < 0xe000))
+		return 0;
+	return k;
+}
+
+static void put_hex(struct outbuf *ob, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+	outbuf_put(ob, b, 4);
+}
+
+void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, run = 0;	/* s[run..i) is plain text not yet written */
+
+	while (i < n) {
+		unsigned char c = u[i];
+		size_t k = c >= 0x20 && c < 0x7f ? 1 : utf8_len(u + i, n - i);
+		int c1 = k == 2 && c == 0xc2 && u[i + 1] < 0xa0;
+		int md = mode == DISPLAY_MARKDOWN && (c == '|' || c == '\\');
+
+		if (k && !c1 && !md && c >= 0x20 && c != 0x7f) {
+			i += k;
+			continue;
+		}
+		outbuf_put(ob, s + run, i - run);
+		if (md) {
+			outbuf_putc(ob, '\\');
+			outbuf_putc(ob, (char)c);
+			i++;
+		} else if (c == '\t' || c == '\n' || c == '\r') {
+			outbuf_putc(ob, '\\');
+			outbuf_putc(ob, c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+			i++;
+		} else if (c1) {
+			put_hex(ob, u[i]);
+			put_hex(ob, u[i + 1]);
+			i += 2;
+		} else {
+			put_hex(ob, c);
+			i++;
+		}
+		run = i;
+	}
+	outbuf_put(ob, s + run, n - run);
+}
+
+char *display_demangle(const char *name)
+{
+	int status = -1;
+	char *d, *r;
+
+	if (strncmp(name, "_Z", 2) != 0)
+		return NULL;
+	d = __cxa_demangle(name, NULL, NULL, &status);
+	if (status != 0 || !d) {
+		free(d);
+		return NULL;
+	}
+	/* the runtime's malloc is ours, but copy so callers need not know */
+	r = xstrdup(d);
+	free(d);
+	return r;
+}
