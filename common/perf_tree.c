@@ -237,6 +237,7 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 
 	tp->ns = ns;
 	tp->db = db;
+	tp->all_gpu = all_gpu;
 	tp->gpu_only = 1;
 	for (size_t i = 0; i < ns->n; i++)
 		if (ns->node[i].cat == NC_CPU_OP)
@@ -252,12 +253,15 @@ void perf_tree_free(struct perf_tree *tp)
 {
 	if (!tp)
 		return;
+	perf_tree_overlap_free(tp);
 	for (size_t i = 0; i < tp->nlaunch; i++)
 		free(tp->launch[i].kern);
 	free(tp->launch);
 	free(tp->launcher_of);
-	for (size_t i = 0; i < tp->nuni; i++)
+	for (size_t i = 0; i < tp->nuni; i++) {
 		free(tp->uni[i].gpu);
+		free(tp->uni[i].cs);
+	}
 	free(tp->uni);
 	for (size_t i = 0; i < tp->nsynth; i++)
 		free(tp->synth_names[i]);
@@ -302,12 +306,36 @@ int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
 	return e && strcmp(e->kind, "none");
 }
 
+const char *perf_tree_cs_name(const struct perf_tree *tp, uint32_t uid, struct pystr *out)
+{
+	const char *s = name_of(tp, uid), *p;
+
+	if (N(tp, uid)->cat != NC_CPU_OP && !strstr(s, "nn.Module") && !strstr(s, "::") &&
+	    !strchr(s, '/'))
+		return NULL;
+	pystr_reset(out);
+	for (p = s; *p; ) {
+		if (*p == '_' && p[1] >= '0' && p[1] <= '9') {
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+			continue;
+		}
+		pystr_addc(out, *p++);
+	}
+	pystr_addc(out, '\0');
+	out->len--;
+	return out->buf;
+}
+
 /* ---- unified perf table collection (§4.6) ----------------------------- */
 
 struct uctx {
 	struct perf_tree *tp;
 	uint8_t *visited, *model_below;
 	size_t alloc;
+	uint32_t *cs;		/* python mode: the running call stack */
+	uint32_t ncs;
+	size_t acs;
 };
 
 static uint32_t gpu_n(const struct perf_tree *tp, uint32_t uid)
@@ -332,6 +360,15 @@ static void add_row(struct uctx *u, uint32_t uid, uint32_t row_uid, const char *
 	memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
 	r->kernel_us = perf_tree_busy(tp, gpu, ngpu);
 	r->has_perf_model = has_model;
+	r->cs = NULL;
+	r->ncs = 0;
+	r->has_cs = 0;
+	if (tp->python && row_uid == uid) {
+		r->has_cs = 1;
+		r->ncs = u->ncs;
+		r->cs = xmalloc(st_mult(u->ncs + 1, sizeof(*r->cs)));
+		memcpy(r->cs, u->cs, u->ncs * sizeof(*r->cs));
+	}
 }
 
 static void collect(struct uctx *u, uint32_t e, const char *cat, int has_model)
@@ -389,7 +426,10 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	const struct perf_ops_entry *fe;
 	const char *colon;
 
-	for (int i = 0; i <= 5 && w >= 0 && N(tp, w)->fwd <= 0; i++)
+	/* _get_linked_fwd_event: the first of the five parents (not the
+	 * event itself) with a fwd_event */
+	w = N(tp, e)->parent;
+	for (int i = 1; i < 5 && w >= 0 && N(tp, w)->fwd <= 0; i++)
 		w = N(tp, w)->parent;
 	if (w < 0 || N(tp, w)->fwd <= 0)
 		return NULL;
@@ -410,15 +450,16 @@ static void traverse_children(struct uctx *u, uint32_t e)
 		traverse(u, u->tp->ch[i]);
 }
 
-static void traverse(struct uctx *u, uint32_t e)
+/* collect_unified_perf_events' traverse() (TP:1826-1910), without the call
+ * stack: which of e or its descendants become rows */
+static void traverse_node(struct uctx *u, uint32_t e)
 {
 	struct perf_tree *tp = u->tp;
 	const char *bwd;
 
-	if (u->visited[e])
+	if (!tp->python && N(tp, e)->cat != NC_CPU_OP)
 		return;
-	u->visited[e] = 1;
-	if (N(tp, e)->cat != NC_CPU_OP || !gpu_n(tp, e))
+	if (!gpu_n(tp, e))
 		return;
 	if (perf_tree_has_perf_model(tp, e)) {
 		collect(u, e, perf_tree_category(tp, e), 1);
@@ -435,12 +476,33 @@ static void traverse(struct uctx *u, uint32_t e)
 		traverse_children(u, e);
 		return;
 	}
-	if (reaches_gpu(tp, e, 0)) {
+	if (N(tp, e)->cat == NC_CPU_OP && reaches_gpu(tp, e, 0)) {
 		if (!is_nccl_event(tp, e))
 			collect(u, e, perf_tree_category(tp, e), 0);
 		return;
 	}
 	traverse_children(u, e);
+}
+
+static void traverse(struct uctx *u, uint32_t e)
+{
+	struct perf_tree *tp = u->tp;
+	struct pystr t = {0};
+	int pushed = 0;
+
+	if (u->visited[e])
+		return;
+	u->visited[e] = 1;
+	/* the running call stack: this node's name when TraceLens keeps it */
+	if (tp->python && perf_tree_cs_name(tp, e, &t)) {
+		xgrow((void **)&u->cs, &u->acs, u->ncs + 1, sizeof(*u->cs));
+		u->cs[u->ncs++] = e;
+		pushed = 1;
+	}
+	pystr_release(&t);
+	traverse_node(u, e);
+	if (pushed)
+		u->ncs--;
 }
 
 /* model_below[a]: some cpu_op strictly below a has a perf model and GPU work */
@@ -494,12 +556,18 @@ static void add_orphans(struct uctx *u)
 
 void perf_tree_unified(struct perf_tree *tp)
 {
-	struct uctx u = { tp, NULL, NULL, 0 };
+	struct uctx u = { .tp = tp };
 	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0;
 
 	u.visited = xcalloc(tp->ns->n + 1, 1);
 	u.model_below = xcalloc(tp->ns->n + 1, 1);
 	mark_model_below(&u);
+	/* with python frames, parentless frames with GPU work first, in uid
+	 * order, then the cpu_op roots not reached from them (TP:1912-1925) */
+	if (tp->python)
+		for (uint32_t i = 0; i < tp->ns->n; i++)
+			if (N(tp, i)->cat == NC_PYTHON && N(tp, i)->parent < 0 && gpu_n(tp, i))
+				traverse(&u, i);
 	for (uint32_t i = 0; i < tp->ns->n; i++)
 		if (N(tp, i)->flags & NF_ROOT)
 			roots[nr++] = i;
@@ -508,6 +576,7 @@ void perf_tree_unified(struct perf_tree *tp)
 	for (uint32_t i = 0; i < nr; i++)
 		traverse(&u, roots[i]);
 	add_orphans(&u);
+	free(u.cs);
 	free(roots);
 	free(u.visited);
 	free(u.model_below);
