@@ -976,8 +976,8 @@ static int write_short_summary(struct perf_report *pr, struct sheet *sh)
 	struct pd_groupby *g = pd_groupby_new();
 	struct pystr k = {0};
 	struct sgroup *sg;
-	size_t ng, i, j, n, *cpu_of = NULL;
-	double total_ms = pr->tp->total_us / 1e3;
+	size_t ng, i, j, n, *cpu_of = NULL, nshort = 0;
+	double total_ms = pr->tp->total_us / 1e3, *d;
 
 	cpu_of = xmalloc(st_mult(ns->n + 1, sizeof(*cpu_of)));
 	for (i = 0; i < ns->n; i++) {
@@ -985,6 +985,7 @@ static int write_short_summary(struct perf_report *pr, struct sheet *sh)
 		int32_t c;
 		if (kn->cat != NC_KERNEL || !(kn->dur < pr->short_us))
 			continue;
+		nshort++;
 		pystr_reset(&k);
 		if (!gpu_only) {
 			c = perf_tree_cpu_op_above(pr->tp, (uint32_t)i);
@@ -1003,20 +1004,35 @@ static int write_short_summary(struct perf_report *pr, struct sheet *sh)
 	}
 	ng = pd_groupby_count(g);
 	sg = xcalloc(ng + 1, sizeof(*sg));
+	d = xmalloc(st_mult(ns->n + 1, sizeof(*d)));
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, i, &n);
 		for (j = 0; j < n; j++)
-			sg[i].sum += ns->node[rows[j]].dur;
+			d[j] = ns->node[rows[j]].dur;
+		sg[i].sum = pd_gsum(d, n);
 		sg[i].count = n;
-		sg[i].mean = sg[i].sum / (double)n;
+		sg[i].mean = pd_mean(d, n);
 		sg[i].pct = sg[i].sum / (total_ms * 1e3) * 100;
 		sg[i].gi = i;
 	}
+	free(d);
 	qsort(sg, ng, sizeof(*sg), cmp_sgroup);
-	if (gpu_only)
+	if (!nshort) {
+		/* no short kernel: an empty DataFrame, a bare line */
+		sheet_header(sh, cols, 0);
+	} else if (!ng) {
+		/* every short kernel dropped (a missing key, dropna): the
+		 * grouped frame keeps its two-level column header (GPR:237-245) */
+		static const char *const agg[] = { "sum", "count", "mean" };
+		for (i = 0; i < 3; i++)
+			sheet_str(sh, "Kernel duration (µs)");
+		sheet_endrow(sh);
+		sheet_header(sh, agg, 3);
+	} else if (gpu_only) {
 		sheet_header(sh, cols + 4, 5);
-	else
+	} else {
 		sheet_header(sh, cols, 9);
+	}
 	for (i = 0; i < ng && (pr->topk < 0 || (long)i < pr->topk); i++) {
 		const size_t *rows = pd_groupby_rows(g, sg[i].gi, &n);
 		if (!gpu_only) {
