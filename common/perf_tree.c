@@ -5,6 +5,7 @@
 
 #include "np_stat.h"
 #include "py_repr.h"
+#include "perf_model.h"
 #include "perf_tree.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -283,18 +284,23 @@ const char *perf_tree_category(const struct perf_tree *tp, uint32_t uid)
 }
 
 /* TritonCompiledPerfModel.can_model(): non-empty Input Dims, Input type
- * and Concrete Inputs (spec perf_model §1.1, §3.10) */
-static int triton_can_model(const struct perf_tree *tp, uint32_t uid)
+ * and Concrete Inputs, and an integer among the latter (spec perf_model
+ * §1.1, §3.10): what the triton kind itself checks */
+static int triton_can_model(const struct perf_tree *tp, uint32_t uid, const struct perf_ops_entry *e)
 {
 	const struct node *n = &tp->ns->node[uid];
-	const uint32_t arg[3] = { n->dims, n->types, n->concrete };
+	struct pm_args a = { .dims = tree_nodes_str(tp->ns, n->dims),
+			     .types = tree_nodes_str(tp->ns, n->types),
+			     .strides = n->strides ? tree_nodes_str(tp->ns, n->strides) : NULL,
+			     .concrete = tree_nodes_str(tp->ns, n->concrete),
+			     .opname = name_of(tp, uid) };
+	struct pm_result r;
+	int ok;
 
-	for (int i = 0; i < 3; i++) {
-		const char *s = tree_nodes_str(tp->ns, arg[i]);
-		if (!*s || !strcmp(s, "[]"))
-			return 0;
-	}
-	return 1;
+	perf_model_compute(e, &a, NULL, 0, 0, &r);
+	ok = r.status != PM_NOMODEL;
+	pm_result_release(&r);
+	return ok;
 }
 
 int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
@@ -302,7 +308,7 @@ int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
 	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
 
 	if (e && !strcmp(e->kind, "triton"))
-		return triton_can_model(tp, uid);
+		return triton_can_model(tp, uid, e);
 	return e && strcmp(e->kind, "none");
 }
 
