@@ -122,53 +122,29 @@ static int cmp_lca(const void *a, const void *b)
 	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
-static void add_lca(struct lca_meta *m, const struct drow *first, const char *name,
-		    double t1, double t2, int has2)
+/* one more LCA for a row: an LCA group visits a row once, so no id is
+ * added twice (TraceLens's "lca_id not in lca_ids" never fails here) */
+static void add_lca(struct lca_meta *m, struct pystr *ids, struct pystr *names,
+		    const struct drow *first, const char *name, double t1, double t2, int has2)
 {
+	if (ids->len)
+		pystr_adds(ids, "; ");
+	pystr_adds(ids, first->lca_text);
+	if (name) {
+		if (names->len)
+			pystr_adds(names, "; ");
+		pystr_adds(names, name);
+	}
 	if (!m->has) {
-		struct pystr ids = {0}, names = {0};
-		pystr_adds(&ids, first->lca_text);
-		if (name)
-			pystr_adds(&names, name);
 		m->has = 1;
-		m->ids = ids.buf;
-		m->names = names.buf ? names.buf : xstrdup("");
 		m->t1 = t1;
 		m->t2 = t2;
 		m->count2 = has2;
 		return;
 	}
-	{
-		/* lca_id in existing["lca_ids"]: compare as the ids' text */
-		size_t len = strlen(first->lca_text);
-		const char *p = m->ids;
-		while (p) {
-			if (!strncmp(p, first->lca_text, len) && (p[len] == '\0' || p[len] == ';'))
-				return;
-			p = strstr(p, "; ");
-			if (p)
-				p += 2;
-		}
-	}
-	{
-		struct pystr ids = {0}, names = {0};
-		pystr_adds(&ids, m->ids);
-		pystr_adds(&ids, "; ");
-		pystr_adds(&ids, first->lca_text);
-		pystr_adds(&names, m->names);
-		if (name) {
-			if (*m->names)
-				pystr_adds(&names, "; ");
-			pystr_adds(&names, name);
-		}
-		free(m->ids);
-		free(m->names);
-		m->ids = ids.buf;
-		m->names = names.buf ? names.buf : xstrdup("");
-		m->t1 += t1;
-		m->t2 += t2;
-		m->count2 += has2;
-	}
+	m->t1 += t1;
+	m->t2 += t2;
+	m->count2 += has2;
 }
 
 struct lca_meta *perf_compare_rows(const struct perf_compare *pc, const int32_t *row_of,
@@ -177,7 +153,8 @@ struct lca_meta *perf_compare_rows(const struct perf_compare *pc, const int32_t 
 	struct lca_meta *m = xcalloc(nrows + 1, sizeof(*m));
 	size_t *t1 = xmalloc(st_mult(pc->n + 1, sizeof(*t1))), n1 = 0;
 	size_t *t2 = xmalloc(st_mult(pc->n + 1, sizeof(*t2))), n2 = 0, k2 = 0;
-	uint8_t *seen = xcalloc(nrows + 1, 1);
+	size_t *seen = xcalloc(nrows + 1, sizeof(*seen)), gen = 0;
+	struct pystr *ids = xcalloc(nrows + 1, sizeof(*ids)), *names = xcalloc(nrows + 1, sizeof(*names));
 
 	/* dropna(subset=[lowest_common_ancestor_id]), split by source */
 	for (size_t i = 0; i < pc->n; i++) {
@@ -211,19 +188,30 @@ struct lca_meta *perf_compare_rows(const struct perf_compare *pc, const int32_t 
 		}
 		if (tt2 != tt2)
 			tt2 = 0.0;
-		memset(seen, 0, nrows + 1);
+		gen++;		/* seen[row] == gen: this group reached the row */
 		for (size_t j = a; j < b; j++) {
 			const struct drow *d = &pc->r[t1[j]];
 			int32_t row;
 			if (d->uid != d->uid || d->uid < 0 || d->uid >= (double)nuid)
 				continue;
 			row = row_of[(size_t)d->uid];
-			if (row < 0 || seen[row])
+			if (row < 0 || seen[row] == gen)
 				continue;
-			seen[row] = 1;
-			add_lca(&m[row], f, name, tt1, tt2, has2);
+			seen[row] = gen;
+			add_lca(&m[row], &ids[row], &names[row], f, name, tt1, tt2, has2);
 		}
 	}
+	for (size_t r = 0; r < nrows; r++) {
+		if (m[r].has) {
+			m[r].ids = ids[r].buf;
+			m[r].names = names[r].buf ? names[r].buf : xstrdup("");
+		} else {
+			pystr_release(&ids[r]);
+			pystr_release(&names[r]);
+		}
+	}
+	free(ids);
+	free(names);
 	free(t1);
 	free(t2);
 	free(seen);
