@@ -832,8 +832,13 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 		pystr_addc(&k, PD_GROUPBY_SEP);
 		stream_repr(pr, r[i].uid, &k);
 		pd_groupby_add(g, k.buf, k.len, i);
-		all += ND(pr, r[i].uid)->dur;
 	}
+	/* df_kernels["Kernel duration (µs)"].sum(): numpy's pairwise sum, in
+	 * row (uid) order */
+	d = xmalloc(st_mult(nr + 1, sizeof(*d)));
+	for (i = 0; i < nr; i++)
+		d[i] = ND(pr, r[i].uid)->dur;
+	all = np_sum(d, nr);
 	ng = pd_groupby_count(g);
 	keyo = xmalloc(st_mult(ng + 1, sizeof(*keyo)));
 	for (i = 0; i < ng; i++)
@@ -844,14 +849,14 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, keyo[i], &n);
 		for (j = 0; j < n; j++)
-			sum[i] += ND(pr, r[rows[j]].uid)->dur;
+			d[j] = ND(pr, r[rows[j]].uid)->dur;
+		sum[i] = pd_gsum(d, n);
 	}
 	o = order_desc(sum, NULL, ng);
 	for (i = 0; i < 11; i++)
 		if (has_cpu || i != 1)
 		sheet_str(sh, cols[i]);
 	sheet_endrow(sh);
-	d = xmalloc(st_mult(nr + 1, sizeof(*d)));
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, keyo[o[i]], &n);
 		const struct krow *x = &r[rows[0]];
@@ -870,7 +875,7 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 		}
 		sheet_float(sh, sum[o[i]]);
 		sheet_int(sh, (int64_t)n);
-		sheet_float(sh, sum[o[i]] / (double)n);
+		sheet_float(sh, sum[o[i]] / (double)n);	/* group_mean: the Kahan sum / n */
 		sheet_float(sh, np_min(d, n));
 		sheet_float(sh, np_max(d, n));
 		sheet_float(sh, sum[o[i]] / all * 100);

@@ -425,6 +425,25 @@ static int count_named(const struct perf_tree *tp, uint32_t w, const char *x)
 	return c;
 }
 
+/* compute_perf_metrics(fwd, bwd=True) does not raise (TP:1750-1760); a
+ * model kind tl lacks cannot say, and counts as working */
+static int bwd_metrics_ok(const struct perf_tree *tp, uint32_t fwd, const struct perf_ops_entry *e)
+{
+	const struct node *n = N(tp, fwd);
+	struct pm_args a = { .dims = n->dims ? tree_nodes_str(tp->ns, n->dims) : NULL,
+			     .types = n->types ? tree_nodes_str(tp->ns, n->types) : NULL,
+			     .strides = n->strides ? tree_nodes_str(tp->ns, n->strides) : NULL,
+			     .concrete = n->concrete ? tree_nodes_str(tp->ns, n->concrete) : NULL,
+			     .opname = name_of(tp, fwd) };
+	struct pm_result r;
+	int ok;
+
+	perf_model_compute(e, &a, NULL, 0, 1, &r);
+	ok = r.status == PM_OK || r.status == PM_NOMODEL;
+	pm_result_release(&r);
+	return ok;
+}
+
 /* is_sole_bwd_with_fwd_perf_model: the fwd model's bwd category, or NULL */
 static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 {
@@ -440,7 +459,8 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	if (w < 0 || N(tp, w)->fwd <= 0)
 		return NULL;
 	fe = perf_ops_lookup(tp->db, name_of(tp, (uint32_t)N(tp, w)->fwd));
-	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-"))
+	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-") ||
+	    !bwd_metrics_ok(tp, (uint32_t)N(tp, w)->fwd, fe))
 		return NULL;
 	colon = strstr(name_of(tp, (uint32_t)w), ": ");
 	if (count_named(tp, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
