@@ -128,6 +128,7 @@ static struct kdent *kd_of(const struct perf_report *pr, const uint32_t *uids, u
 		e[i].name = nm(pr, uids[i]);
 		e[i].stream = stream_of(pr, uids[i]);
 		e[i].dur = ND(pr, uids[i])->dur;
+		e[i].dur_int = (ND(pr, uids[i])->flags & NF_DUR_INT) != 0;
 	}
 	return e;
 }
