@@ -10,7 +10,8 @@
  *	rc = coll_analysis_write(&rank, "report/");
  *
  * Sheets are built in memory first and written only when every check
- * passed, so a failed run leaves no half report.  Optional sheets a run
+ * passed, so a failed run leaves no half report; a dir of NULL builds
+ * them and writes nothing.  Optional sheets a run
  * does not write (all-to-allv, heatmap, straggler) are removed from the
  * folder if an earlier run left them.
  */

@@ -208,7 +208,9 @@ struct stream *stream_open_fp(FILE *fp, const char *name, const char *kinds)
 	 * after fclose.
 	 */
 	widen_pipe(fileno(s->fp));
-	if (s->fp == stdin) {
+	if (fileno(s->fp) < 0) {
+		/* a memory stream (fmemopen): no buffer to widen */
+	} else if (s->fp == stdin) {
 		static char stdin_buf[1 << 20];
 		setvbuf(stdin, stdin_buf, _IOFBF, sizeof(stdin_buf));
 	} else {
