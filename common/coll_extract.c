@@ -87,11 +87,11 @@ static int key_is(struct json *j, unsigned i, const char *key)
 }
 
 /* The raw compact text of value token i (strings with their quotes). */
-static char *value_text(struct json *j, unsigned i)
+static const char *value_text(struct coll_rank *r, struct json *j, unsigned i)
 {
 	const struct json_tok *t = &j->tok[i];
 	int q = t->type == JSON_STRING;
-	return xstrndup(j->text + t->start - q, (size_t)(t->end - t->start + 2 * q));
+	return coll_rank_intern(r, j->text + t->start - q, (size_t)(t->end - t->start + 2 * q));
 }
 
 static int is_null(struct json *j, unsigned i)
@@ -122,10 +122,8 @@ static int read_args(struct extract *x, struct coll_event *e, int *linked)
 		    !is_null(j, i + 1))
 			*linked = 1;
 		for (int f = 0; f < COLL_NFIELDS; f++)
-			if (key_is(j, i, coll_field_arg[f])) {
-				free(e->field[f]);
-				e->field[f] = is_null(j, i + 1) ? NULL : value_text(j, i + 1);
-			}
+			if (key_is(j, i, coll_field_arg[f]))
+				e->field[f] = is_null(j, i + 1) ? NULL : value_text(x->r, j, i + 1);
 	}
 	return 0;
 }
@@ -145,19 +143,18 @@ static int row(struct extract *x)
 	memset(&e, 0, sizeof(e));
 	linked = stream_field_len(x->s, x->c_corr) || stream_field_len(x->s, x->c_ext);
 	if (stream_field_len(x->s, x->c_stream))
-		e.field[COLL_F_STREAM] = xstrdup(stream_field(x->s, x->c_stream));
+		e.field[COLL_F_STREAM] = coll_rank_intern(x->r, stream_field(x->s, x->c_stream),
+							  stream_field_len(x->s, x->c_stream));
 	rc = read_args(x, &e, &linked);
 	if (rc < 0 || !linked || !*ts || !*dur) {
-		for (int f = 0; f < COLL_NFIELDS; f++)
-			free(e.field[f]);
 		if (rc == 0 && linked)
 			x->no_time++;
 		return rc;
 	}
 	e.uid = strtoull(stream_field(x->s, x->c_uid), NULL, 10);
-	e.name = xstrdup(name);
-	e.ts = xstrdup(ts);
-	e.dur = xstrdup(dur);
+	e.name = coll_rank_intern(x->r, name, stream_field_len(x->s, x->c_name));
+	e.ts = coll_rank_intern(x->r, ts, strlen(ts));
+	e.dur = coll_rank_intern(x->r, dur, strlen(dur));
 	*coll_rank_add(x->r) = e;
 	return 0;
 }

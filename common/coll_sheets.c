@@ -6,6 +6,7 @@
 #include "coll_group.h"
 #include "coll_sheets.h"
 #include "err.h"
+#include "hmap.h"
 #include "np_stat.h"
 #include "pd_agg.h"
 #include "py_literal.h"
@@ -445,16 +446,27 @@ static long *row_idxmin(const struct coll_frame *f, const size_t *wc, size_t nwc
 	return best;
 }
 
-/* df_per_rank_coll.groupby("rank")["dur"].sum() for one rank */
+/*
+ * df_per_rank_coll.groupby("rank")["dur"].sum() for one rank; the table's
+ * rows are in rank order, so the rank's rows are found by bisection.
+ */
 static struct cv rank_dur_sum(const struct coll_table *t, int64_t rank)
 {
-	double *x = xmalloc(st_mult(t->n ? t->n : 1, sizeof(*x)));
+	double *x;
 	struct cv s = cv_int(0);
-	size_t n = 0;
+	size_t lo = 0, hi = t->n, n = 0;
 
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->row[i].c[COLL_C_RANK].i != rank)
-			continue;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->row[mid].c[COLL_C_RANK].i < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (hi = lo; hi < t->n && t->row[hi].c[COLL_C_RANK].i == rank; hi++)
+		;
+	x = xmalloc(st_mult(hi - lo + 1, sizeof(*x)));
+	for (size_t i = lo; i < hi; i++) {
 		s = num_add(s, t->row[i].c[COLL_C_DUR]);
 		x[n++] = cv_num(&t->row[i].c[COLL_C_DUR]);
 	}
@@ -853,6 +865,9 @@ static int64_t floordiv(int64_t a, int64_t b)
 	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+static const char NODE_UNKNOWN[] = "unknown", NODE_INTRA[] = "intra_node",
+		  NODE_INTER[] = "inter_node";
+
 /* _parse_pg_ranks then _node_span_for_pg */
 static const char *node_span(const struct cv *v, long gpn)
 {
@@ -868,12 +883,12 @@ static const char *node_span(const struct cv *v, long gpn)
 		if (rc == PY_LITERAL_ERROR)
 			py_findall_digits(v->s, strlen(v->s), &r, &n);
 	}
-	span = "unknown";
+	span = NODE_UNKNOWN;
 	if (n) {
-		span = "intra_node";
+		span = NODE_INTRA;
 		for (size_t i = 1; i < n; i++)
 			if (floordiv(r[i], gpn) != floordiv(r[0], gpn))
-				span = "inter_node";
+				span = NODE_INTER;
 	}
 	free(r);
 	return span;
@@ -895,10 +910,22 @@ void coll_sheet_node_columns(struct coll_frame *f, long gpus_per_node)
 		coll_frame_put_col(f, "node_id", v);
 	}
 	if (pc >= 0) {
+		/* once per distinct value, as TraceLens maps pg_series.unique() */
+		struct hmap seen = HMAP_INIT;
+		static const char *const spans[] = { NODE_UNKNOWN, NODE_INTRA, NODE_INTER };
 		for (size_t r = 0; r < f->nrows; r++) {
-			const char *s = node_span(coll_frame_cell(f, (size_t)pc, r), gpus_per_node);
-			v[r] = cv_str(f->sp, s, strlen(s));
+			const struct cv *x = coll_frame_cell(f, (size_t)pc, r);
+			uint64_t key = (x->kind == CV_STR || x->kind == CV_OBJ) ? (uint64_t)(uintptr_t)x->s : 0;
+			uint32_t k;
+			if (!key || !hmap_get(&seen, key, &k)) {
+				const char *s = node_span(x, gpus_per_node);
+				k = s == spans[0] ? 0 : s == spans[1] ? 1 : 2;
+				if (key)
+					hmap_put(&seen, key, k);
+			}
+			v[r] = cv_str(f->sp, spans[k], strlen(spans[k]));
 		}
+		hmap_release(&seen);
 		coll_frame_put_col(f, "node_span", v);
 	}
 	free(v);

@@ -9,6 +9,7 @@
 #include "json_value.h"
 #include "outbuf.h"
 #include "stream.h"
+#include "strpool.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -29,23 +30,20 @@ void coll_rank_init(struct coll_rank *r)
 	r->rank = r->gpus = r->world_size = -1;
 }
 
-static void event_release(struct coll_event *e)
-{
-	free(e->name);
-	free(e->ts);
-	free(e->dur);
-	for (int f = 0; f < COLL_NFIELDS; f++)
-		free(e->field[f]);
-}
-
 void coll_rank_release(struct coll_rank *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		event_release(&r->ev[i]);
+	strpool_free(r->sp);
 	free(r->ev);
 	free(r->path);
 	free(r->source);
 	coll_rank_init(r);
+}
+
+const char *coll_rank_intern(struct coll_rank *r, const char *s, size_t n)
+{
+	if (!r->sp)
+		r->sp = strpool_new();
+	return strpool_str(r->sp, strpool_intern(r->sp, s, n));
 }
 
 struct coll_event *coll_rank_add(struct coll_rank *r)
@@ -193,10 +191,10 @@ static int json_ok(const char *s, size_t n)
 	return v != NULL;
 }
 
-static char *dup_or_null(struct reader *rd, int c)
+static const char *intern_or_null(struct reader *rd, int c)
 {
 	size_t n = stream_field_len(rd->s, c);
-	return n ? xstrndup(stream_field(rd->s, c), n) : NULL;
+	return n ? coll_rank_intern(rd->r, stream_field(rd->s, c), n) : NULL;
 }
 
 static int row(struct reader *rd)
@@ -232,11 +230,12 @@ static int row(struct reader *rd)
 	}
 	e = coll_rank_add(rd->r);
 	e->uid = strtoull(uid, NULL, 10);
-	e->name = xstrdup(stream_field(rd->s, rd->c_name));
-	e->ts = xstrdup(ts);
-	e->dur = xstrdup(dur);
+	e->name = coll_rank_intern(rd->r, stream_field(rd->s, rd->c_name),
+				   stream_field_len(rd->s, rd->c_name));
+	e->ts = coll_rank_intern(rd->r, ts, strlen(ts));
+	e->dur = coll_rank_intern(rd->r, dur, strlen(dur));
 	for (int f = 0; f < COLL_NFIELDS; f++)
-		e->field[f] = dup_or_null(rd, rd->c_field[f]);
+		e->field[f] = intern_or_null(rd, rd->c_field[f]);
 	return 0;
 }
 

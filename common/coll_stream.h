@@ -34,11 +34,12 @@ enum coll_field {
 extern const char *const coll_field_arg[COLL_NFIELDS];
 extern const char *const coll_field_col[COLL_NFIELDS];
 
+/* Strings are interned in the rank's pool: equal texts share one copy. */
 struct coll_event {
 	uint64_t uid;		/* index in traceEvents */
-	char *name;		/* kernel name */
-	char *ts, *dur;		/* number text */
-	char *field[COLL_NFIELDS];
+	const char *name;	/* kernel name */
+	const char *ts, *dur;	/* number text */
+	const char *field[COLL_NFIELDS];
 };
 
 struct coll_rank {
@@ -50,12 +51,15 @@ struct coll_rank {
 	long host_ops;		/* cpu_op and python_func events; 0: a GPU-only trace */
 	struct coll_event *ev;
 	size_t n, alloc;
+	struct strpool *sp;	/* the events' strings */
 };
 
 void coll_rank_init(struct coll_rank *r);
 void coll_rank_release(struct coll_rank *r);
-/* Appends an event; the strings are copied (NULL stays NULL). */
+/* Appends a zeroed event. */
 struct coll_event *coll_rank_add(struct coll_rank *r);
+/* s[0..n) interned in the rank's pool (stable until release). */
+const char *coll_rank_intern(struct coll_rank *r, const char *s, size_t n);
 
 int coll_stream_read(struct coll_rank *r, const char *path);
 /* The same from a buffer (the fuzz harness): name is used in messages. */

@@ -102,7 +102,18 @@ static int order_ranks(struct coll_table *t, struct coll_rank *ranks, size_t n)
 	return rc;
 }
 
-static int add_row(struct coll_table *t, size_t file, const struct coll_event *e)
+/*
+ * The last value parsed for each field: a rank's kernels repeat the same
+ * texts (a process group's ranks, a dtype), and interned texts are equal
+ * exactly when their pointers are.
+ */
+struct parse_cache {
+	const char *text[COLL_NFIELDS];
+	struct cv v[COLL_NFIELDS];
+};
+
+static int add_row(struct coll_table *t, size_t file, const struct coll_event *e,
+		   struct parse_cache *pc)
 {
 	struct coll_row *r = &t->row[t->n++];
 	const char *path = t->ranks[file].path;
@@ -115,11 +126,17 @@ static int add_row(struct coll_table *t, size_t file, const struct coll_event *e
 	r->c[COLL_C_RANK] = cv_int(t->rank_of[file]);
 	for (int f = 0; f < COLL_NFIELDS; f++) {
 		const char *j = e->field[f];
+		if (j && j == pc->text[f]) {
+			r->c[field_col[f]] = pc->v[f];
+			continue;
+		}
 		if (cv_from_json(t->sp, j ? j : "", j ? strlen(j) : 0, &r->c[field_col[f]]) < 0) {
 			tl_warn("%s: uid %llu: %s is not JSON", path,
 				(unsigned long long)e->uid, coll_field_col[f]);
 			return -1;
 		}
+		pc->text[f] = j;
+		pc->v[f] = r->c[field_col[f]];
 	}
 	if (cv_from_json(t->sp, e->ts, strlen(e->ts), &r->c[COLL_C_TS]) < 0 ||
 	    cv_from_json(t->sp, e->dur, strlen(e->dur), &r->c[COLL_C_DUR]) < 0 ||
@@ -281,10 +298,13 @@ int coll_table_build(struct coll_table *t, struct coll_rank *ranks, size_t nrank
 	for (size_t i = 0; i < nranks; i++)
 		total += ranks[i].n;
 	t->row = xmalloc(st_mult(total ? total : 1, sizeof(*t->row)));
-	for (size_t i = 0; i < nranks; i++)
+	for (size_t i = 0; i < nranks; i++) {
+		struct parse_cache pc;
+		memset(&pc, 0, sizeof(pc));
 		for (size_t k = 0; k < ranks[i].n; k++)
-			if (add_row(t, i, &ranks[i].ev[k]) < 0)
+			if (add_row(t, i, &ranks[i].ev[k], &pc) < 0)
 				return -1;
+	}
 	for (int c = COLL_C_RANK; c < COLL_NCOLS; c++)
 		infer_column(t, (enum coll_col)c);
 	t->simplified = t->n && simplified(t);
