@@ -199,7 +199,7 @@ static int directive(struct extract *x)
 			rc = -1;
 		} else if (!x->src) {
 			x->src = xstrdup(f[1]);
-			x->r->source = xstrdup(stream_line(x->s) + 8 + strlen(f[1]));
+			x->r->source = coll_tsv_unescape(stream_line(x->s) + 8 + strlen(f[1]));
 		}
 	} else if (!strcmp(f[0], "top") && n == 4) {
 		top(x, f[2], f[3]);

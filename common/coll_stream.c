@@ -56,6 +56,27 @@ struct coll_event *coll_rank_add(struct coll_rank *r)
 	return e;
 }
 
+char *coll_tsv_unescape(const char *s)
+{
+	char *out = xstrdup(s), *w = out;
+
+	for (; *s; s++) {
+		char c = *s;
+		if (c == '\\' && s[1]) {
+			switch (s[1]) {
+			case '\\': c = '\\'; s++; break;
+			case 't': c = '\t'; s++; break;
+			case 'n': c = '\n'; s++; break;
+			case 'r': c = '\r'; s++; break;
+			default: break;	/* \0 cannot live in a C string: kept as it is */
+			}
+		}
+		*w++ = c;
+	}
+	*w = '\0';
+	return out;
+}
+
 /* ---- writing ---- */
 
 static void put_field(struct outbuf *ob, const char *s)
@@ -142,7 +163,7 @@ static int directive(struct reader *rd)
 		return bad(rd, "text after #end", NULL);
 	if (klen == 6 && !memcmp(line, "source", 6)) {
 		free(rd->r->source);
-		rd->r->source = xstrdup(val);
+		rd->r->source = coll_tsv_unescape(val);
 		return 0;
 	}
 	if (klen == 3 && !memcmp(line, "end", 3)) {

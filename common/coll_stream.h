@@ -65,5 +65,7 @@ int coll_stream_read(struct coll_rank *r, const char *path);
 /* The same from a buffer (the fuzz harness): name is used in messages. */
 int coll_stream_read_mem(struct coll_rank *r, const char *name, const char *buf, size_t len);
 void coll_stream_write(const struct coll_rank *r, struct outbuf *ob);
+/* A malloc'd copy of a TSV-escaped directive field, unescaped (tl-stream(5)). */
+char *coll_tsv_unescape(const char *s);
 
 #endif
