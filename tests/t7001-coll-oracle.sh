@@ -3,9 +3,10 @@
 # of the collective analysis (spec tracelens-diff-collectives.md §3):
 # simplified mode, missing args, all_to_allv with the heatmap, one rank,
 # ranks with different collective counts, JSON lists, several process
-# groups, ties (20 ranks in lockstep: pandas' unstable sorts), --gpus-per-node
-# and --agg-metrics.  The inputs and
-# TraceLens's sheets are committed in t7001-coll-oracle.d/CASE/, made by
+# groups, ties (20 ranks in lockstep: pandas' unstable sorts),
+# --gpus-per-node, --agg-metrics, and a job without any implicitly
+# synchronising collective.  The inputs and TraceLens's sheets are
+# committed in t7001-coll-oracle.d/CASE/, made by
 #   t7001-coll-oracle.d/make-cases t7001-coll-oracle.d
 #   t7001-coll-oracle.d/make-cases --oracle t7001-coll-oracle.d
 # (../shared/tools/oracle/tracelens-coll, TraceLens 171dd747).  Every sheet
@@ -36,7 +37,7 @@ same_sheets() {
 	done
 }
 
-for c in full simplified missing a2av one uneven lists ties; do
+for c in full simplified missing a2av one uneven lists ties broadcast; do
 	test_expect_success "$c: the sheets TraceLens writes, byte for byte" "
 		run $c 2>$c.err && same_sheets $c
 	"
