@@ -10,7 +10,8 @@
 #   CC, CFLAGS, LDFLAGS the usual
 #   T=PATTERN           make check T='t1*' runs only the matching tests
 #
-# Targets: all (default), check, bench, report TRACE=path, install, clean.
+# Targets: all (default), check, bench, report TRACE=path, report-ranks DIR=path,
+# install, clean.
 -include config.mak
 
 PREFIX   ?= /usr/local
@@ -106,6 +107,13 @@ report: all
 	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report \
 		$(if $(TRACE),$(TRACE),-o build/sample_perf_report_csvs share/tl/sample/trace.json)
 
+# make report-ranks DIR=folder: the job report of a folder of rank traces
+# (tl-ranks --trace-dir: the rank from each file name), into OUT
+# (build/job_report by default).
+report-ranks: all
+	@test -n "$(DIR)" || { echo "make report-ranks DIR=folder-of-rank-traces [OUT=folder]" >&2; exit 2; }
+	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-ranks -o $(or $(OUT),build/job_report) --trace-dir $(DIR)
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(SHAREDIR)
@@ -121,5 +129,5 @@ install: all
 clean:
 	rm -rf build bin tests/trash
 
-.PHONY: all check bench report install clean
+.PHONY: all check bench report report-ranks install clean
 .SECONDARY:
