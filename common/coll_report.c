@@ -147,9 +147,9 @@ int coll_report_write(struct coll_rank *ranks, size_t n, const char *dir,
 	for (int k = 0; k < NSHEETS; k++)
 		coll_frame_init(&s.f[k], sp);
 	memset(s.present, 0, sizeof(s.present));
-	check_world(ranks, n);
 	if (coll_table_build(&t, ranks, n, sp) < 0)
 		goto out;
+	check_world(ranks, n);
 	if (t.bad_nelems)
 		tl_warn("warning: %zu collective%s with a dtype but no usable 'In msg nelems' or 'Out msg nelems': their sizes are left empty",
 			t.bad_nelems, t.bad_nelems == 1 ? "" : "s");
