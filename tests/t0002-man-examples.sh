@@ -19,7 +19,7 @@ tar czf traces.tar.gz trace.json
 cp traces.tar.gz run.tar.gz
 # two ranks of a job (tl-fuse, tl-ranks)
 cp trace.json.gz rank0.json.gz
-cp variant.json.gz rank1.json.gz
+sed 's/"rank": 0, "world_size": 2/"rank": 1, "world_size": 2/' trace.json | gzip -c >rank1.json.gz
 tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
 if [ -f "$TL_SRC/scripts/tl-report" ]; then
 	sh "$TL_SRC/scripts/tl-report" -o base_report base.json.gz >/dev/null 2>&1
