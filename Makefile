@@ -109,6 +109,7 @@ check: all
 
 bench: all
 	sh scripts/bench.sh
+	sh scripts/bench-ranks.sh
 
 # make report TRACE=path: the report folder goes next to the trace, as
 # TraceLens does; without TRACE, the shipped sample's goes to build/.
