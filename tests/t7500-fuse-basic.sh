@@ -98,6 +98,17 @@ test_expect_success '-v: one line per rank' '
 	grep -q "rank1.json: rank 1: 16 events read, 10 written" err
 '
 
+if [ "${TL_SAN:-}" = 1 ] || ! command -v valgrind >/dev/null 2>&1; then
+	test_skip 'tl-fuse is valgrind-clean' 'SAN=1 build or no valgrind'
+else
+	test_expect_success 'tl-fuse is valgrind-clean (plain, gzip out, window, job)' '
+		vg="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99" &&
+		$vg tl-fuse -o vg.json "$r0" "$r1" "$r2" 2>/dev/null &&
+		$vg tl-fuse -o vg.json.gz -w 100:300 --ranks 1,2 "$r0" "$r1" "$r2" 2>/dev/null &&
+		$vg tl-fuse --job job -o vg2.json 2>/dev/null
+	'
+fi
+
 # errors
 printf '{"traceEvents": [ {"ph": "X", "pid": 1, "ts": 1}, {"ph": ' >bad.json
 test_expect_success 'a bad rank: message, exit 1, the others still fused, valid JSON' '
