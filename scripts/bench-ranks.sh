@@ -62,7 +62,7 @@ if command -v parallel >/dev/null 2>&1; then
 else
 	echo "(GNU parallel is not installed: that row skipped)"
 fi
-TL_RANKS_NO_PARALLEL=1 t xargs sh "$src/scripts/tl-ranks" -j "$jobs" -o "$tmp/jobx" --trace-dir "$r64"
+t xargs sh "$src/scripts/tl-ranks" --xargs -j "$jobs" -o "$tmp/jobx" --trace-dir "$r64"
 row "tl-ranks, xargs -P (all 64 reports + collectives)" "$(wall xargs)" "$(cpu xargs)"
 best=${best:-$(wall xargs)}
 best=$(printf '%s\n%s\n' "$best" "$(wall xargs)" | sort -n | head -n 1)

@@ -25,7 +25,7 @@ for set in multirank-dlrm-v100x8 multirank-nccl-a100x4; do
 	while [ $i -lt "$n" ]; do list="$list $C/ranks/rank$i.json.gz"; i=$((i + 1)); done
 	mkdir -p "$set/xargs" "$set/parallel"
 	test_expect_success "$set: tl-ranks -j 2 on xargs -P" '
-		(cd $set/xargs && TL_RANKS_NO_PARALLEL=1 tl-ranks -j 2 -o job $list >out 2>err) &&
+		(cd $set/xargs && tl-ranks --xargs -j 2 -o job $list >out 2>err) &&
 		test "$(cat $set/xargs/out)" = job
 	'
 	if [ -n "$have_parallel" ]; then
@@ -101,8 +101,8 @@ streaming() {
 			"$TL_SRC/share/tl/sample/trace.json" >trace$i.json
 	done
 	for i in 1 2 3; do mv trace$i.json rank$i.json; done
-	if [ "$engine" = xargs ]; then TL_RANKS_NO_PARALLEL=1; export TL_RANKS_NO_PARALLEL; fi
-	(tl-ranks -j 2 -o job rank0.json rank1.json rank2.json rank3.json >out 2>err; echo $? >rc) &
+	x=; [ "$engine" = xargs ] && x=--xargs
+	(tl-ranks $x -j 2 -o job rank0.json rank1.json rank2.json rank3.json >out 2>err; echo $? >rc) &
 	bg=$!
 	i=0
 	while [ $i -lt 600 ] && ! { [ -f job/rank_1/report.md ] && [ -f job/rank_2/report.md ] &&

@@ -17,10 +17,10 @@ mkrank1() {
 mkdir -p in
 cp "$sample" in/rank0.json
 mkrank1 >in/rank1.json
-export TL_RANKS_NO_PARALLEL=1	# xargs -P here; t9201 runs both engines
+# the jobs run on xargs -P here (less start-up time); t9201 runs both engines
 
 test_expect_success 'a list of two ranks: the job report layout' '
-	tl-ranks -j 2 -o job in/rank0.json in/rank1.json >out 2>err &&
+	tl-ranks --xargs -j 2 -o job in/rank0.json in/rank1.json >out 2>err &&
 	echo job >want && test_cmp want out &&
 	test -f job/rank_0/gpu_timeline.csv && test -f job/rank_1/report.md &&
 	test -f job/collectives/straggler_summary.csv && test -f job/ranks.csv && test -f job/report.md &&
@@ -62,7 +62,7 @@ test_expect_success 'each rank folder is tl-report of that trace alone' '
 	diff -r alone job/rank_1
 '
 test_expect_success 'the same job again gives the same bytes' '
-	tl-ranks -o job2 in/rank0.json in/rank1.json >/dev/null 2>&1 &&
+	tl-ranks --xargs -o job2 in/rank0.json in/rank1.json >/dev/null 2>&1 &&
 	sed "s/job2/job/" job2/report.md >job2.md && test_cmp job/report.md job2.md &&
 	diff -r -x .tl-ranks -x report.md job job2
 '
@@ -77,31 +77,31 @@ same_job() {	# the job in $1 equals job/ but for the trace paths
 	cut -d, -f1,3- job/ranks.csv >a.csv && cut -d, -f1,3- "$1"/ranks.csv >b.csv && test_cmp a.csv b.csv
 }
 test_expect_success '--trace-dir: TraceLens'"'"'s rank{i}_trace.json names' '
-	tl-ranks -o jdir --trace-dir tdir >/dev/null 2>&1 && same_job jdir
+	tl-ranks --xargs -o jdir --trace-dir tdir >/dev/null 2>&1 && same_job jdir
 '
 test_expect_success '--trace-glob with ** and a --rank-regex of Python'"'"'s syntax' '
-	tl-ranks -o jglob --trace-glob "glob/**/*.json" --rank-regex "gpu-(?P<rank>\d+)" >/dev/null 2>&1 &&
+	tl-ranks --xargs -o jglob --trace-glob "glob/**/*.json" --rank-regex "gpu-(?P<rank>\d+)" >/dev/null 2>&1 &&
 	same_job jglob
 '
 test_expect_success '--trace-pattern with --world-size' '
-	tl-ranks -o jpat --trace-pattern "pat/r*.json" --world-size 2 >/dev/null 2>&1 && same_job jpat
+	tl-ranks --xargs -o jpat --trace-pattern "pat/r*.json" --world-size 2 >/dev/null 2>&1 && same_job jpat
 '
 test_expect_success '--trace-glob: a missing rank is an error naming it' '
 	mkdir g2 && cp in/rank0.json g2/rank0.json && cp in/rank0.json g2/rank2.json &&
-	test_must_fail tl-ranks -o jg2 --trace-glob "g2/*.json" 2>err &&
+	test_must_fail tl-ranks --xargs -o jg2 --trace-glob "g2/*.json" 2>err &&
 	grep -q "no trace for rank 1 (ranks found: 0 to 2)" err
 '
 test_expect_success '--trace-glob: two files of one rank, the first in name order is used' '
 	mkdir g3 && cp in/rank0.json g3/rank0.json && cp in/rank1.json g3/rank1.json && cp in/rank1.json g3/rank_1.json &&
-	tl-ranks -o jg3 --trace-glob "g3/*.json" >/dev/null 2>err &&
+	tl-ranks --xargs -o jg3 --trace-glob "g3/*.json" >/dev/null 2>err &&
 	grep -q "rank 1: g3/rank_1.json is not used, g3/rank1.json comes first" err
 '
 test_expect_success 'a list out of rank order gets a warning' '
-	tl-ranks -o jrev in/rank1.json in/rank0.json >/dev/null 2>err &&
+	tl-ranks --xargs -o jrev in/rank1.json in/rank0.json >/dev/null 2>err &&
 	grep -q "in/rank1.json is rank 0 by its place in the list" err
 '
 test_expect_success 'a list with --world-size that disagrees: exit 1' '
-	test_must_fail tl-ranks -o jws --trace-pattern "pat/r*.json" --world-size 3 2>err &&
+	test_must_fail tl-ranks --xargs -o jws --trace-pattern "pat/r*.json" --world-size 3 2>err &&
 	grep -q "pat/r2.json: cannot read" err
 '
 
@@ -109,7 +109,7 @@ test_expect_success 'a list with --world-size that disagrees: exit 1' '
 name=$(printf "in/r\001|1.json")
 cp in/rank1.json "$name"
 test_expect_success 'report.md escapes control characters in names' '
-	tl-ranks -o jesc in/rank0.json "$name" >/dev/null 2>&1 &&
+	tl-ranks --xargs -o jesc in/rank0.json "$name" >/dev/null 2>&1 &&
 	grep -q "in/r\\\\x01|1.json" jesc/report.md &&
 	! grep -q "$(printf "\001")" jesc/report.md
 '
@@ -117,7 +117,7 @@ test_expect_success 'report.md escapes control characters in names' '
 # a failing rank, then redone
 printf '{"traceEvents": [ {"ph": ' >bad.json
 test_expect_success 'a bad rank: exit 1 naming it, no job report, the others written' '
-	test_must_fail tl-ranks -o jbad in/rank0.json bad.json >out 2>err &&
+	test_must_fail tl-ranks --xargs -o jbad in/rank0.json bad.json >out 2>err &&
 	grep -q "rank 1 (.*bad.json): report failed" err &&
 	test -f jbad/rank_0/report.md && ! test -f jbad/report.md && ! test -f jbad/ranks.csv
 '
@@ -140,6 +140,7 @@ test_expect_code 2 '--trace-pattern without a *' 'tl-ranks -o x --trace-pattern 
 test_expect_code 2 '--wait without --slurm' 'tl-ranks -o x --wait in/rank0.json'
 test_expect_code 2 '--slurm with --sshlogin' 'tl-ranks -o x --slurm -S host in/rank0.json'
 test_expect_code 2 '-j 0' 'tl-ranks -j 0 -o x in/rank0.json'
+test_expect_code 2 '--xargs with --slurm' 'tl-ranks --xargs --slurm -o x in/rank0.json'
 test_expect_code 2 'an unknown option' 'tl-ranks --bogus -o x in/rank0.json'
 test_expect_code 2 'a --rank-regex that is not one' 'tl-ranks -o x --trace-dir tdir --rank-regex "rank(("'
 test_expect_code 0 '-h prints the usage' 'tl-ranks -h >h && grep -q "^usage: tl-ranks" h'

@@ -100,7 +100,7 @@ test_expect_success 'every rank ran on the other side of ssh' '
 	test "$n" -ge $nranks
 '
 test_expect_success 'the same bytes as the local run' '
-	(cd local && TL_RANKS_NO_PARALLEL=1 tl-ranks -j 2 -o job $ranks >out 2>err) &&
+	(cd local && tl-ranks --xargs -j 2 -o job $ranks >out 2>err) &&
 	diff -r -x .tl-ranks local/job remote/job
 '
 test_expect_success '--sshloginfile is passed through as well' '

@@ -114,7 +114,7 @@ fi
 first=$(echo $ranks | cut -d" " -f1)
 mkdir local slurm chunk
 test_expect_success 'the local run' '
-	(cd local && TL_RANKS_NO_PARALLEL=1 tl-ranks -j 2 -o job $ranks >out 2>err)
+	(cd local && tl-ranks --xargs -j 2 -o job $ranks >out 2>err)
 '
 test_expect_success 'tl-ranks --slurm --wait: a job array, then the reduce, job ids printed' '
 	(cd slurm && tl-ranks --slurm --wait -o job $ranks >out 2>err) &&
