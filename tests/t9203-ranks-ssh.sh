@@ -28,11 +28,14 @@ ssh-keygen -q -t ed25519 -N '' -f "$S/hostkey" && ssh-keygen -q -t ed25519 -N ''
 made_run=
 if [ ! -d /run/sshd ]; then mkdir -m 755 /run/sshd && made_run=1; fi
 
-# a port nobody listens on: tried in turn until sshd starts on one
+# A port nobody listens on, tried in turn until sshd starts on one.  A
+# root whose password is locked ("!" in /etc/shadow, as a fresh install
+# may have it) cannot log in with UsePAM no; then UsePAM yes is tried.
 listening() { awk -v p="$(printf '%04X' "$1")" 'NR > 1 && $4 == "0A" { split($2, a, ":"); if (a[2] == p) f = 1 } END { exit !f }' /proc/net/tcp; }
 pid=
 port=$((20000 + $$ % 20000))
 tries=0
+usepam=no
 while [ -z "$pid" ] && [ $tries -lt 20 ]; do
 	tries=$((tries + 1))
 	port=$((port + 1))
@@ -47,7 +50,7 @@ while [ -z "$pid" ] && [ $tries -lt 20 ]; do
 	PasswordAuthentication no
 	KbdInteractiveAuthentication no
 	PermitRootLogin prohibit-password
-	UsePAM no
+	UsePAM $usepam
 	EOF
 	"$sshd" -D -f "$S/sshd_config" -E "$S/sshd.log" &
 	pid=$!
@@ -56,7 +59,12 @@ while [ -z "$pid" ] && [ $tries -lt 20 ]; do
 	i=0
 	until $login true 2>/dev/null; do
 		i=$((i + 1))
-		if ! kill -0 $pid 2>/dev/null || [ $i -gt 50 ]; then kill $pid 2>/dev/null; wait $pid 2>/dev/null; pid=; break; fi
+		if ! kill -0 $pid 2>/dev/null || [ $i -gt 25 ] ||
+				{ [ $i -gt 3 ] && listening $port; }; then
+			# not started, or started and refusing the login
+			listening $port && [ $usepam = no ] && usepam=yes
+			kill $pid 2>/dev/null; wait $pid 2>/dev/null; pid=; break
+		fi
 		sleep 0.2
 	done
 done
