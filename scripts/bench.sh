@@ -127,6 +127,33 @@ if [ -x "$BIN/tl-diff" ] && [ -x "$BIN/tl-tree" ]; then
 else
 	echo "(tl-diff not built: diff row skipped)"
 fi
+# The collective report's reduce alone (tl-coll -o DIR STREAM...) on 64
+# ranks made once with make-ranks from the A100 corpus trace (cached in
+# $dir/a100-ranks64): it reads only the small collectives streams, so it
+# should take well under a second and memory in proportion to collectives.
+a100=$SHARED/corpus/multirank-nccl-a100x4/ranks/rank0.json.gz
+r64=$dir/a100-ranks64
+if [ -x "$BIN/tl-coll" ] && [ -f "$a100" ]; then
+	if [ ! -s "$r64/rank63.json.gz" ]; then
+		echo "bench: making $r64 (64 ranks with make-ranks, minutes, once)" >&2
+		rm -rf "$r64.tmp"
+		python3 "$SHARED/tools/make-ranks" "$a100" 64 "$r64.tmp" --seed 1 --straggler 5 >/dev/null &&
+			mv "$r64.tmp" "$r64" || die "make-ranks failed"
+	fi
+	mkdir -p "$tmp/streams.coll"
+	r=0
+	while [ $r -lt 64 ]; do
+		"$BIN/tl-cat" "$r64/rank$r.json.gz" | "$BIN/tl-coll" --extract >"$tmp/streams.coll/rank$r.coll" ||
+			die "tl-coll --extract failed on rank $r"
+		r=$((r + 1))
+	done
+	t coll "$BIN/tl-coll" -o "$tmp/coll.d" "$tmp"/streams.coll/rank*.coll
+	awk -v w="$(wall coll)" -v c="$(cpu coll)" -v r="$(rss coll)" \
+		-v n="$(cat "$tmp"/streams.coll/*.coll | grep -c "^[0-9]")" -v kb="$(cat "$tmp"/streams.coll/*.coll | wc -c)" \
+		'BEGIN { printf "tl-coll reduce, 64 ranks: %s s wall, %s s cpu, %s MB RSS (%d collective kernels, %.0f kB of streams)\n", w, c, r, n, kb / 1024 }'
+else
+	echo "(tl-coll or the A100 corpus set missing: reduce row skipped)"
+fi
 echo "targets: tl-cat >= 400 MB/s on .json; <= 1.5 ×zcat on .json.gz; RSS < 64 MB"
 echo "         cat|tree|timeline <= 2 ×zcat, tl-tree RSS < 100 B/event; tl-report <= 3 ×zcat, <= 1 GB RSS in all;"
-echo "         tl-diff <= 3 ×zcat, memory linear in events"
+echo "         tl-diff <= 3 ×zcat, memory linear in events; tl-coll reduce of 64 ranks < 1 s"
