@@ -45,6 +45,11 @@ test_expect_success '--extension-file: a table of extra ops (a model of a known 
 	grep -q "^aten::gelu," out-extension/UnaryElementwise.csv &&
 	grep -q "^gather," out-extension/ops_summary_by_category.csv
 '
+test_expect_success '--extension-file: a formula row (expr) is a new model with a sheet of its own' '
+	report formula --extension-file "$D/formula.tsv" "$B" &&
+	test -f out-formula/Gather_fwd.csv &&
+	grep -q "^aten::index_select,141,512,c10::BFloat16," out-formula/Gather_fwd.csv
+'
 test_expect_success 'a TraceLens Python extension is refused with a message' '
 	test_must_fail tl-report -o out-py --extension_file "$D/extension.py" "$B" 2>err &&
 	grep -q "op-table rows" err
