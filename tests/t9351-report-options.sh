@@ -5,7 +5,8 @@
 # (accepted, no effect, as in TraceLens), --short_kernel_histogram_bins and
 # --topk_short_kernels, --gpu_arch_json_path (TraceLens's MI300X.json read
 # as it is), --extension-file (the tl table extension.tsv saying what
-# extension.py says to TraceLens), --include_unlinked_kernels and
+# extension.py says to TraceLens; formula.tsv's formula row, formula.py's
+# new model class), --include_unlinked_kernels and
 # --comparison-json-path (diff_stats and the speedup/delta/LCA columns).
 . "$TL_SRC/tests/lib.sh"
 
