@@ -14,6 +14,7 @@
 #include "critpath_overlay.h"
 #include "critpath_path.h"
 #include "err.h"
+#include "idle_merge.h"
 #include "idle_report.h"
 #include "idle_trace.h"
 #include "opt.h"
@@ -223,8 +224,14 @@ int main(int argc, char **argv)
 		tl_warn("--critical-path reads one stream");
 		tl_usage(usage, TL_EXIT_USAGE);
 	}
+	if (merge && optind == argc) {
+		tl_warn("--merge needs the ranks' idle folders");
+		tl_usage(usage, TL_EXIT_USAGE);
+	}
 	if (cp.annotation)
 		rval = critical_path(optind < argc ? argv[optind] : NULL, &cp, dir);
+	else if (merge)
+		rval = idle_merge(argv + optind, (size_t)(argc - optind), &o, dir);
 	else
 		rval = breakdowns(argv + optind, argc - optind, &o, dir);
 	idle_opts_release(&o);
