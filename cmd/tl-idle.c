@@ -23,13 +23,15 @@
 
 static const char usage[] =
 	"usage: tl-idle [-hv] [-r RANKS] [--kernel-delay US] -o DIR [NODES...]\n"
-	"       tl-idle --critical-path ANNOTATION [--instance N[:M]] [--rank R] -o DIR [NODES]\n"
+	"       tl-idle --critical-path ANNOTATION [--data-load NAME]... [--instance N[:M]]\n"
+	"               [--rank R] -o DIR [NODES]\n"
 	"       tl-idle --merge [-r RANKS] -o DIR IDLE_DIR...";
 
-enum { OPT_CRIT = 256, OPT_INSTANCE, OPT_KERNEL_DELAY, OPT_MERGE, OPT_RANK };
+enum { OPT_CRIT = 256, OPT_DATA_LOAD, OPT_INSTANCE, OPT_KERNEL_DELAY, OPT_MERGE, OPT_RANK };
 
 static const struct option longopts[] = {
 	{ "critical-path", required_argument, NULL, OPT_CRIT },
+	{ "data-load", required_argument, NULL, OPT_DATA_LOAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "instance", required_argument, NULL, OPT_INSTANCE },
 	{ "kernel-delay", required_argument, NULL, OPT_KERNEL_DELAY },
@@ -40,6 +42,19 @@ static const struct option longopts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* -v: what HTA's rules made of a trace */
+static void report_trace(const struct idle_set *set, const struct idle_trace *t)
+{
+	size_t gpu = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		gpu += t->ev[i].stream != -1;
+	tl_warn("%s: rank %ld: %zu rows kept, %zu of them with a stream; times %s; "
+		"ProfilerStep filter %s", t->source, t->rank, t->n, gpu,
+		t->rounded ? "rounded to whole us" : "as written",
+		set->filtered ? "applied (the last step's kernels left out)" : "not applied");
+}
 
 /* The breakdowns of every trace in the streams named (stdin without any). */
 static int breakdowns(char **paths, int n, const struct idle_opts *o, const char *dir)
@@ -53,6 +68,8 @@ static int breakdowns(char **paths, int n, const struct idle_opts *o, const char
 			rval = 1;
 	if (rval == 0 && idle_set_finish(&set) < 0)
 		rval = 1;
+	for (size_t i = 0; rval == 0 && o->verbose && i < set.n; i++)
+		report_trace(&set, &set.t[i]);
 	if (rval == 0)
 		rval = idle_report_write(&set, o, dir);
 	idle_set_release(&set);
@@ -62,6 +79,8 @@ static int breakdowns(char **paths, int n, const struct idle_opts *o, const char
 /* What --critical-path asks for. */
 struct cp_opts {
 	const char *annotation;
+	char **data_load;	/* --data-load, repeated */
+	size_t ndata_load;
 	long first, last;	/* --instance N or N:M */
 	long rank;		/* -1: the only trace, or rank 0 */
 };
@@ -169,7 +188,8 @@ static int critical_path(const char *input, const struct cp_opts *c, const char 
 			tl_warn("%s: no trace of rank %ld", input ? input : "-",
 				c->rank < 0 ? 0 : c->rank);
 	}
-	if (t && critpath_build(&g, &set, t, c->annotation, c->first, c->last) == 0) {
+	if (t && critpath_build(&g, &set, t, c->annotation, c->first, c->last, c->data_load,
+				c->ndata_load) == 0) {
 		if (critpath_solve(&g) == 0)
 			rval = write_critical_path(&g, path, dir);
 		critpath_release(&g);
@@ -187,7 +207,7 @@ static int critical_path(const char *input, const struct cp_opts *c, const char 
 int main(int argc, char **argv)
 {
 	struct idle_opts o = IDLE_OPTS_INIT;
-	struct cp_opts cp = { NULL, 0, 0, -1 };
+	struct cp_opts cp = { NULL, NULL, 0, 0, 0, -1 };
 	const char *dir = NULL;
 	int c, rval, merge = 0;
 
@@ -195,6 +215,12 @@ int main(int argc, char **argv)
 	while ((c = tl_getopt(argc, argv, "ho:r:v", longopts, usage)) != -1)
 		switch (c) {
 		case OPT_CRIT: cp.annotation = optarg; break;
+		case OPT_DATA_LOAD:
+			cp.data_load = realloc(cp.data_load, (cp.ndata_load + 1) * sizeof(char *));
+			if (!cp.data_load)
+				tl_die("out of memory");
+			cp.data_load[cp.ndata_load++] = optarg;
+			break;
 		case OPT_INSTANCE:
 			if (parse_instance(optarg, &cp) < 0) {
 				tl_warn("--instance wants N or N:M (N <= M): '%s'", optarg);
@@ -235,5 +261,6 @@ int main(int argc, char **argv)
 	else
 		rval = breakdowns(argv + optind, argc - optind, &o, dir);
 	idle_opts_release(&o);
+	free(cp.data_load);
 	return rval;
 }

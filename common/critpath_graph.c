@@ -237,7 +237,8 @@ static void create_nodes(struct critpath *g)
 	for (size_t i = 0; i < g->nclip; i++) {
 		const struct idle_ev *e = ev_at(g, g->clip[i]);
 		int ev = (cpu_op != NONE && e->cat == cpu_op) || (rt != NONE && e->cat == rt) ||
-			 (drv != NONE && e->cat == drv) || (e->stream != -1 && e->icorr >= 0);
+			 (drv != NONE && e->cat == drv) || (e->stream != -1 && e->icorr >= 0) ||
+			 critpath_data_load(g, idle_str(g->set, e->name), idle_len(g->set, e->name));
 		if (!ev)
 			continue;
 		n[ne] = (struct ntmp){ e->ts, e->index, ne, 1, (unsigned char)is_blocking(g, e->name) };
@@ -1039,12 +1040,23 @@ static int kernels(struct critpath *g)
 
 /* ------------------------------------------------------------------ */
 
+int critpath_data_load(const struct critpath *g, const char *name, size_t len)
+{
+	for (size_t i = 0; i < g->ndata_load; i++)
+		if (memmem(name, len, g->data_load[i], strlen(g->data_load[i])))
+			return 1;
+	return 0;
+}
+
 int critpath_build(struct critpath *g, struct idle_set *set, const struct idle_trace *t,
-		   const char *annotation, long first, long last)
+		   const char *annotation, long first, long last, char *const *data_load,
+		   size_t ndata_load)
 {
 	memset(g, 0, sizeof(*g));
 	g->set = set;
 	g->t = t;
+	g->data_load = data_load;
+	g->ndata_load = ndata_load;
 	for (size_t i = t->n; i-- > 0; )
 		hmap_put(&g->full_row, ikey(t->ev[i].index), (uint32_t)i);
 	if (window(g, annotation, first, last) < 0)

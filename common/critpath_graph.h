@@ -27,6 +27,7 @@
  *      cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize
  *      and cudaStreamWaitEvent (through cudaEventRecord).
  *
+ * (data loading events, when asked for, too).
  * Edge weights are the time between their nodes, 0 for dependencies and
  * syncs and for the end of a blocking call (cudaDeviceSynchronize, ...).
  */
@@ -87,6 +88,8 @@ struct critpath {
 	struct hmap clip_row;	/* event index → its position in clip */
 	struct hmap full_row;	/* event index → its (first) row of t */
 	double start_ts, end_ts;
+	char *const *data_load;	/* names holding one of these are data loading */
+	size_t ndata_load;
 	/* the result (critpath_solve) */
 	uint32_t *path;		/* node ids */
 	size_t npath;
@@ -94,10 +97,15 @@ struct critpath {
 
 /*
  * Builds the graph of t (read with keep_all) for instances [first, last]
- * of annotation.  0, or -1 with a message.
+ * of annotation.  Events whose name holds one of data_load[0..ndata_load)
+ * (HTA's data_load_events, matched as plain text) join the graph as CPU
+ * work bound by data loading.  0, or -1 with a message.
  */
 int critpath_build(struct critpath *g, struct idle_set *set, const struct idle_trace *t,
-		   const char *annotation, long first, long last);
+		   const char *annotation, long first, long last, char *const *data_load,
+		   size_t ndata_load);
+/* Does the name hold one of the data-loading strings? */
+int critpath_data_load(const struct critpath *g, const char *name, size_t len);
 void critpath_release(struct critpath *g);
 
 /* The row (of t) of an event in the window, or SIZE_MAX. */

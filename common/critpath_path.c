@@ -165,7 +165,7 @@ static const char *bound_by(const struct critpath *g, const struct brow *b)
 	if (b->row == SIZE_MAX)
 		return "";	/* HTA asserts here (an edge of the call stack root) */
 	if (g->t->ev[b->row].stream < 0)
-		return "cpu_bound";
+		return critpath_data_load(g, b->s_name, b->s_len) ? "data_loading" : "cpu_bound";
 	if (idle_is_comm(b->s_name, b->s_len))
 		return "gpu_communication_bound";
 	return "gpu_compute_bound";

@@ -14,22 +14,6 @@ struct iv {
 	double ts, end;
 };
 
-/* Rows with a stream, in frame order, optionally of one kernel type only. */
-static size_t gpu_rows(struct idle_set *set, const struct idle_trace *t, int ktype, size_t *rows)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->n; i++) {
-		const struct idle_ev *e = &t->ev[i];
-		if (e->stream == -1)
-			continue;
-		if (ktype >= 0 && idle_ktype(set, e->name) != ktype)
-			continue;
-		rows[n++] = i;
-	}
-	return n;
-}
-
 /* Reorders x[0..n) (doubles) by idx. */
 static void permute(double *x, const size_t *idx, size_t n, double *tmp)
 {
@@ -98,36 +82,54 @@ static double busy(const struct iv *m, size_t n)
 	return r;
 }
 
-static size_t merged_of_type(struct idle_set *set, const struct idle_trace *t, int ktype,
-			     struct iv **out)
-{
-	size_t *rows = xmalloc(st_mult(t->n + 1, sizeof(size_t))), n, m;
+/* The rows with a stream, split by kernel type, in frame order. */
+struct typed_rows {
+	size_t *all, *type[4];
+	size_t nall, n[4];
+};
 
-	n = gpu_rows(set, t, ktype, rows);
-	*out = xmalloc(st_mult(n + 1, sizeof(**out)));
-	m = merge_rows(t, rows, n, *out);
-	free(rows);
-	return m;
+static void split_rows(struct idle_set *set, const struct idle_trace *t, struct typed_rows *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->all = xmalloc(st_mult(t->n + 1, sizeof(size_t)));
+	for (int k = 0; k < 4; k++)
+		r->type[k] = xmalloc(st_mult(t->n + 1, sizeof(size_t)));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct idle_ev *e = &t->ev[i];
+		int k;
+		if (e->stream == -1)
+			continue;
+		r->all[r->nall++] = i;
+		k = idle_ktype(set, e->name);
+		r->type[k][r->n[k]++] = i;
+	}
 }
 
-void idle_temporal(struct idle_set *set, const struct idle_trace *t, struct idle_temporal *o)
+static void free_rows(struct typed_rows *r)
 {
-	struct iv *all, *comp;
-	size_t na = merged_of_type(set, t, -1, &all), nc;
+	free(r->all);
+	for (int k = 0; k < 4; k++)
+		free(r->type[k]);
+}
 
+static size_t merged(const struct idle_trace *t, const size_t *rows, size_t n, struct iv **out)
+{
+	*out = xmalloc(st_mult(n + 1, sizeof(**out)));
+	return merge_rows(t, rows, n, *out);
+}
+
+static void temporal(const struct iv *all, size_t na, const struct iv *comp, size_t nc,
+		     struct idle_temporal *o)
+{
 	memset(o, 0, sizeof(*o));
 	if (!na) {
 		o->empty = 1;
-		free(all);
 		return;
 	}
 	o->kernel_time = all[na - 1].end - all[0].ts;
 	o->idle = o->kernel_time - busy(all, na);
-	nc = merged_of_type(set, t, IDLE_COMPUTE, &comp);
 	o->compute = busy(comp, nc);
 	o->non_compute = o->kernel_time - o->compute - o->idle;
-	free(all);
-	free(comp);
 }
 
 /* A status change of the sweeps: +v at a start, -v at an end. */
@@ -174,11 +176,8 @@ static void sweep_sort(struct sweep *s)
 	free(st);
 }
 
-double idle_comm_overlap(struct idle_set *set, const struct idle_trace *t)
+static double comm_overlap(const struct iv *comp, size_t nc, const struct iv *comm, size_t nm)
 {
-	struct iv *comp, *comm;
-	size_t nc = merged_of_type(set, t, IDLE_COMPUTE, &comp);
-	size_t nm = merged_of_type(set, t, IDLE_COMM, &comm);
 	struct sweep s = { 0 };
 	double *d = xmalloc(st_mult(nm + nc + 1, 2 * sizeof(double))), over, den;
 	size_t nd = 0;
@@ -200,9 +199,67 @@ double idle_comm_overlap(struct idle_set *set, const struct idle_trace *t)
 	free(d);
 	free(s.time);
 	free(s.status);
-	free(comp);
-	free(comm);
 	return over / den;
+}
+
+static size_t kernel_states(struct iv *const m[3], const size_t nm[3],
+			    struct idle_state_time *out)
+{
+	struct sweep s = { 0 };
+	int64_t run = 0;
+	size_t nout = 0;
+
+	/* each type's intervals are added, then everything is sorted again */
+	for (int k = 0; k < 3; k++) {
+		sweep_add(&s, m[k], nm[k], (int64_t)1 << k);
+		sweep_sort(&s);
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		size_t j;
+		run += s.status[i];
+		if (run <= 0 || i + 1 >= s.n)
+			continue;
+		for (j = 0; j < nout && out[j].state != run; j++)
+			;
+		if (j == nout) {
+			if (nout == 16)
+				continue;	/* at most 7 states exist; defensive */
+			out[nout].state = run;
+			out[nout++].sum = 0;
+		}
+		/* (next_time - time).astype(int): truncation per segment */
+		out[j].sum += (int64_t)(s.time[i + 1] - s.time[i]);
+	}
+	free(s.time);
+	free(s.status);
+	/* groupby(kernel_type) names them; ascending states */
+	for (size_t a = 1; a < nout; a++)
+		for (size_t b = a; b > 0 && out[b - 1].state > out[b].state; b--) {
+			struct idle_state_time x = out[b];
+			out[b] = out[b - 1];
+			out[b - 1] = x;
+		}
+	return nout;
+}
+
+void idle_breakdown_run(struct idle_set *set, const struct idle_trace *t, struct idle_breakdown *b)
+{
+	struct typed_rows r;
+	struct iv *all, *m[3];
+	size_t na, nm[3];
+	static const int types[] = { IDLE_COMPUTE, IDLE_COMM, IDLE_MEMORY };
+
+	split_rows(set, t, &r);
+	na = merged(t, r.all, r.nall, &all);
+	for (int k = 0; k < 3; k++)
+		nm[k] = merged(t, r.type[types[k]], r.n[types[k]], &m[k]);
+	temporal(all, na, m[0], nm[0], &b->temporal);
+	b->overlap = comm_overlap(m[0], nm[0], m[1], nm[1]);
+	b->nstates = kernel_states(m, nm, b->states);
+	free(all);
+	for (int k = 0; k < 3; k++)
+		free(m[k]);
+	free_rows(&r);
 }
 
 void idle_state_name(int64_t state, char *buf, size_t size)
@@ -225,52 +282,28 @@ void idle_state_name(int64_t state, char *buf, size_t size)
 	}
 }
 
-size_t idle_kernel_states(struct idle_set *set, const struct idle_trace *t,
-			  struct idle_state_time *out)
-{
-	static const int types[] = { IDLE_COMPUTE, IDLE_COMM, IDLE_MEMORY };
-	struct sweep s = { 0 };
-	int64_t run = 0;
-	size_t nout = 0;
-
-	/* each type's intervals are added, then everything is sorted again */
-	for (int k = 0; k < 3; k++) {
-		struct iv *m;
-		size_t nm = merged_of_type(set, t, types[k], &m);
-		sweep_add(&s, m, nm, (int64_t)1 << k);
-		sweep_sort(&s);
-		free(m);
-	}
-	for (size_t i = 0; i < s.n; i++) {
-		size_t j;
-		run += s.status[i];
-		if (run <= 0 || i + 1 >= s.n)
-			continue;
-		for (j = 0; j < nout && out[j].state != run; j++)
-			;
-		if (j == nout) {
-			if (nout == 16)
-				continue;	/* at most 7 states exist; defensive */
-			out[nout].state = run;
-			out[nout++].sum = 0;
-		}
-		/* (next_time - time).astype(int): truncation per segment */
-		out[j].sum += (int64_t)(s.time[i + 1] - s.time[i]);
-	}
-	free(s.time);
-	free(s.status);
-	return nout;
-}
-
 /* ------------------------------------------------------------------ */
 /* the per-kernel table */
 
 struct kgroup {
 	uint32_t name;
 	double *dur;		/* durations in frame order */
-	size_t n, alloc;
+	size_t *row;		/* and their rows */
+	size_t n, alloc, ralloc;
 	double sum;
 };
+
+/* A launch of a kernel grouped as "others": pandas aggregates in frame order. */
+struct olaunch {
+	size_t row;
+	double dur;
+};
+
+static int by_row(const void *a, const void *b)
+{
+	const struct olaunch *x = a, *y = b;
+	return (x->row > y->row) - (x->row < y->row);
+}
 
 static int cmp_name(struct idle_set *set, uint32_t a, uint32_t b)
 {
@@ -342,15 +375,23 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 	r.rank = rank;
 	/* named rows in name order, "others" at its place among them */
 	{
-		double *od = NULL;
+		struct olaunch *ol = NULL;
+		double *od;
 		size_t on = 0, oalloc = 0, placed = 0;
 		for (size_t i = 0; i < ng; i++) {
 			if (!other[i])
 				continue;
-			xgrow((void **)&od, &oalloc, on + g[i].n, sizeof(double));
-			memcpy(od + on, g[i].dur, g[i].n * sizeof(double));
-			on += g[i].n;
+			xgrow((void **)&ol, &oalloc, on + g[i].n, sizeof(*ol));
+			for (size_t k = 0; k < g[i].n; k++) {
+				ol[on].row = g[i].row[k];
+				ol[on++].dur = g[i].dur[k];
+			}
 		}
+		qsort(ol, on, sizeof(*ol), by_row);
+		od = xmalloc(st_mult(on + 1, sizeof(double)));
+		for (size_t k = 0; k < on; k++)
+			od[k] = ol[k].dur;
+		free(ol);
 		for (size_t i = 0; i <= ng; i++) {
 			if (on && !placed && (i == ng || (!other[i] &&
 						cmp_name(set, UINT32_MAX, g[i].name) < 0))) {
@@ -401,13 +442,17 @@ void idle_kernel_rows(struct idle_set *set, const struct idle_trace *t, struct i
 			}
 			kg = &g[gi[e->name] - 1];
 			xgrow((void **)&kg->dur, &kg->alloc, kg->n + 1, sizeof(double));
+			xgrow((void **)&kg->row, &kg->ralloc, kg->n + 1, sizeof(size_t));
+			kg->row[kg->n] = i;
 			kg->dur[kg->n++] = e->dur;
 		}
 		for (size_t i = 0; i < ng; i++)
 			gi[g[i].name] = 0;
 		aggregate(set, g, ng, types[k], t->rank, rows, n, alloc);
-		for (size_t i = 0; i < ng; i++)
+		for (size_t i = 0; i < ng; i++) {
 			free(g[i].dur);
+			free(g[i].row);
+		}
 		free(g);
 	}
 	free(gi);

@@ -4,15 +4,17 @@
  * carries args.stream), computed as HTA does (breakdown_analysis.py,
  * communication_analysis.py):
  *
- *   idle_temporal()        get_temporal_breakdown: kernel time = end of the
+ * idle_breakdown_run() computes the first three:
+ *
+ *   temporal               get_temporal_breakdown: kernel time = end of the
  *                          last merged interval - start of the first; idle =
  *                          kernel time - merged busy time; compute = merged
  *                          busy time of COMPUTATION kernels; non-compute = the
  *                          rest
- *   idle_comm_overlap()    get_comm_comp_overlap: time both merged
+ *   overlap                get_comm_comp_overlap: time both merged
  *                          COMMUNICATION and merged COMPUTATION intervals run,
  *                          over the merged COMMUNICATION time
- *   idle_kernel_states()   _get_gpu_kernel_type_time: the merged intervals of
+ *   states                 _get_gpu_kernel_type_time: the merged intervals of
  *                          COMPUTATION (1), COMMUNICATION (2) and MEMORY (4)
  *                          swept in pandas' (unstable) sort order; time per
  *                          running state, truncated to integers per segment
@@ -35,18 +37,21 @@ struct idle_temporal {
 	int empty;		/* no GPU rows: HTA fails; tl writes empty cells */
 };
 
-void idle_temporal(struct idle_set *set, const struct idle_trace *t, struct idle_temporal *out);
-/* The overlap ratio (0..1); NaN without communication kernels. */
-double idle_comm_overlap(struct idle_set *set, const struct idle_trace *t);
-
 /* Running states of the kernel-type sweep: bits 1, 2, 4 as above. */
 struct idle_state_time {
 	int64_t state;
 	int64_t sum;		/* µs, the sum of truncated segments */
 };
-/* Fills out (room for 16) in ascending order of state; returns the count. */
-size_t idle_kernel_states(struct idle_set *set, const struct idle_trace *t,
-			  struct idle_state_time *out);
+
+/* The three whole-GPU breakdowns of one rank, computed together. */
+struct idle_breakdown {
+	struct idle_temporal temporal;
+	double overlap;		/* the overlap ratio (0..1); NaN without communication */
+	struct idle_state_time states[16];	/* ascending by state */
+	size_t nstates;
+};
+
+void idle_breakdown_run(struct idle_set *set, const struct idle_trace *t, struct idle_breakdown *b);
 /* HTA's name of a state: "COMPUTATION overlapping COMMUNICATION", ... */
 void idle_state_name(int64_t state, char *buf, size_t size);
 

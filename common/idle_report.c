@@ -136,7 +136,42 @@ static int selected(const struct idle_set *set, const struct idle_opts *o, size_
 	return 0;
 }
 
-static void write_temporal(struct idle_set *set, const char *dir)
+/* Everything the files need of one rank, computed once. */
+struct rank_res {
+	struct idle_breakdown b;
+	struct idle_launch *l;
+	size_t nl;
+	struct idle_wait_row *w;
+	size_t nw;
+	struct idle_qpoint *q;	/* NULL where HTA's assertion fails */
+	size_t nq;
+};
+
+static struct rank_res *compute(struct idle_set *set, const struct idle_opts *o)
+{
+	struct rank_res *r = xcalloc(set->n + 1, sizeof(*r));
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct idle_trace *t = &set->t[i];
+		idle_breakdown_run(set, t, &r[i].b);
+		r[i].l = idle_launches(set, t, &r[i].nl);
+		r[i].w = idle_wait_breakdown(set, t, o->kernel_delay, &r[i].nw);
+		r[i].q = idle_queue_series(set, t, &r[i].nq);
+	}
+	return r;
+}
+
+static void release(struct rank_res *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].l);
+		free(r[i].w);
+		free(r[i].q);
+	}
+	free(r);
+}
+
+static void write_temporal(struct idle_set *set, const struct rank_res *res, const char *dir)
 {
 	struct outbuf *ob = open_csv(dir, "temporal_breakdown.csv");
 
@@ -144,9 +179,8 @@ static void write_temporal(struct idle_set *set, const char *dir)
 		    "kernel_time(us),idle_time_pctg,compute_time_pctg,non_compute_time_pctg\n");
 	for (size_t i = 0; i < set->n; i++) {
 		const struct idle_trace *t = &set->t[i];
-		struct idle_temporal b;
+		struct idle_temporal b = res[i].b.temporal;
 		int it = int_times(t);
-		idle_temporal(set, t, &b);
 		outbuf_printf(ob, "%ld", t->rank);
 		if (b.empty) {
 			outbuf_puts(ob, ",,,,,,,\n");
@@ -164,13 +198,13 @@ static void write_temporal(struct idle_set *set, const char *dir)
 	outbuf_close(ob);
 }
 
-static void write_overlap(struct idle_set *set, const char *dir)
+static void write_overlap(struct idle_set *set, const struct rank_res *res, const char *dir)
 {
 	struct outbuf *ob = open_csv(dir, "comm_comp_overlap.csv");
 
 	outbuf_puts(ob, "rank,comp_comm_overlap_pctg\n");
 	for (size_t i = 0; i < set->n; i++) {
-		double r = idle_comm_overlap(set, &set->t[i]);
+		double r = res[i].b.overlap;
 		outbuf_printf(ob, "%ld,", set->t[i].rank);
 		csv_float(ob, np_round(100 * r, 2));
 		outbuf_putc(ob, '\n');
@@ -179,7 +213,7 @@ static void write_overlap(struct idle_set *set, const char *dir)
 }
 
 /* kernel_type_df summed over ranks by name, sorted by sum descending */
-static void write_kernel_types(struct idle_set *set, const char *dir)
+static void write_kernel_types(struct idle_set *set, const struct rank_res *res, const char *dir)
 {
 	struct outbuf *ob = open_csv(dir, "gpu_kernel_type_breakdown.csv");
 	struct { char name[96]; int64_t sum; } g[64];
@@ -188,8 +222,8 @@ static void write_kernel_types(struct idle_set *set, const char *dir)
 	int64_t total = 0;
 
 	for (size_t i = 0; i < set->n; i++) {
-		struct idle_state_time st[16];
-		size_t ns = idle_kernel_states(set, &set->t[i], st);
+		const struct idle_state_time *st = res[i].b.states;
+		size_t ns = res[i].b.nstates;
 		for (size_t k = 0; k < ns; k++) {
 			char name[96];
 			size_t j;
@@ -264,7 +298,7 @@ static void write_kernel_rows(struct idle_set *set, const char *dir)
 	outbuf_close(ob);
 }
 
-static void write_idle_time(struct idle_set *set, const struct idle_opts *o, const size_t *sel,
+static void write_idle_time(struct idle_set *set, const struct rank_res *res, const size_t *sel,
 			    size_t nsel, const char *dir)
 {
 	struct outbuf *ob = open_csv(dir, "idle_time_breakdown.csv");
@@ -272,8 +306,8 @@ static void write_idle_time(struct idle_set *set, const struct idle_opts *o, con
 	outbuf_puts(ob, "rank,stream,idle_category,idle_time,idle_time_ratio\n");
 	for (size_t k = 0; k < nsel; k++) {
 		const struct idle_trace *t = &set->t[sel[k]];
-		size_t n;
-		struct idle_wait_row *w = idle_wait_breakdown(set, t, o->kernel_delay, &n);
+		size_t n = res[sel[k]].nw;
+		const struct idle_wait_row *w = res[sel[k]].w;
 		for (size_t i = 0; i < n; i++) {
 			outbuf_printf(ob, "%ld,%lld,%s,", t->rank, (long long)w[i].stream,
 				      idle_wait_name(w[i].category));
@@ -282,20 +316,20 @@ static void write_idle_time(struct idle_set *set, const struct idle_opts *o, con
 			csv_float(ob, np_round(w[i].ratio, 2));
 			outbuf_putc(ob, '\n');
 		}
-		free(w);
 	}
 	outbuf_close(ob);
 }
 
-static void write_launches(struct idle_set *set, const size_t *sel, size_t nsel, const char *dir)
+static void write_launches(struct idle_set *set, const struct rank_res *res, const size_t *sel,
+			   size_t nsel, const char *dir)
 {
 	struct outbuf *ob = open_csv(dir, "cuda_kernel_launch_stats.csv");
 
 	outbuf_puts(ob, "correlation,cpu_duration,gpu_duration,launch_delay,rank\n");
 	for (size_t k = 0; k < nsel; k++) {
 		const struct idle_trace *t = &set->t[sel[k]];
-		size_t n;
-		struct idle_launch *l = idle_launches(set, t, &n);
+		size_t n = res[sel[k]].nl;
+		const struct idle_launch *l = res[sel[k]].l;
 		int id = t->dur_type == IDLE_INT;
 		for (size_t i = 0; i < n; i++) {
 			outbuf_i64(ob, l[i].corr);
@@ -304,28 +338,23 @@ static void write_launches(struct idle_set *set, const size_t *sel, size_t nsel,
 			sep_num(ob, l[i].delay, int_times(t));
 			outbuf_printf(ob, ",%ld\n", t->rank);
 		}
-		free(l);
 	}
 	outbuf_close(ob);
 }
 
-static void write_queue(struct idle_set *set, const char *dir)
+static void write_queue(struct idle_set *set, const struct rank_res *res, const char *dir)
 {
 	struct outbuf *ob = open_csv(dir, "queue_length_summary.csv");
 
 	outbuf_puts(ob, "rank,stream,count,mean,std,min,25%,50%,75%,max\n");
-	for (size_t i = 0; i < set->n; i++) {
-		size_t n;
-		struct idle_qpoint *q = idle_queue_series(set, &set->t[i], &n);
-		if (q)
-			idle_queue_summary_rows(ob, set->t[i].rank, q, n);
-		free(q);
-	}
+	for (size_t i = 0; i < set->n; i++)
+		if (res[i].q)
+			idle_queue_summary_rows(ob, set->t[i].rank, res[i].q, res[i].nq);
 	outbuf_close(ob);
 }
 
 /* launch_summary.csv and summary.csv: one row per rank */
-static void write_summaries(struct idle_set *set, const struct idle_opts *o, const char *dir)
+static void write_summaries(struct idle_set *set, const struct rank_res *res, const char *dir)
 {
 	struct outbuf *ls = open_csv(dir, "launch_summary.csv");
 	struct outbuf *sm = open_csv(dir, "summary.csv");
@@ -336,16 +365,15 @@ static void write_summaries(struct idle_set *set, const struct idle_opts *o, con
 		    "short_kernels,launch_delay_p50_us,launch_delay_p99_us,max_queue_length\n");
 	for (size_t i = 0; i < set->n; i++) {
 		const struct idle_trace *t = &set->t[i];
-		struct idle_temporal b;
+		struct idle_temporal b = res[i].b.temporal;
 		double wait[3] = { 0, 0, 0 }, *d;
-		size_t nl, nw, nq, shorts = 0;
-		struct idle_launch *l = idle_launches(set, t, &nl);
-		struct idle_wait_row *w = idle_wait_breakdown(set, t, o->kernel_delay, &nw);
-		struct idle_qpoint *q = idle_queue_series(set, t, &nq);
+		size_t nl = res[i].nl, nw = res[i].nw, nq = res[i].nq, shorts = 0;
+		const struct idle_launch *l = res[i].l;
+		const struct idle_wait_row *w = res[i].w;
+		const struct idle_qpoint *q = res[i].q;
 		int64_t qmax = 0;
 
 		idle_launch_summary_row(ls, t->rank, l, nl);
-		idle_temporal(set, t, &b);
 		for (size_t k = 0; k < nw; k++)
 			wait[w[k].category] += w[k].time;
 		d = xmalloc(st_mult(nl + 1, sizeof(double)));
@@ -369,7 +397,7 @@ static void write_summaries(struct idle_set *set, const struct idle_opts *o, con
 		}
 		for (int c = 0; c < 3; c++)
 			sep_num(sm, np_round(wait[c], 2), 0);
-		sep_num(sm, np_round(100 * idle_comm_overlap(set, t), 2), 0);
+		sep_num(sm, np_round(100 * res[i].b.overlap, 2), 0);
 		outbuf_printf(sm, ",%zu,%zu", nl, shorts);
 		sep_num(sm, np_quantile(d, nl, 0.5), 0);
 		sep_num(sm, np_quantile(d, nl, 0.99), 0);
@@ -377,9 +405,6 @@ static void write_summaries(struct idle_set *set, const struct idle_opts *o, con
 			outbuf_printf(sm, ",%lld\n", (long long)qmax);
 		else
 			outbuf_puts(sm, ",\n");
-		free(l);
-		free(w);
-		free(q);
 		free(d);
 	}
 	outbuf_close(ls);
@@ -389,6 +414,7 @@ static void write_summaries(struct idle_set *set, const struct idle_opts *o, con
 int idle_report_write(struct idle_set *set, const struct idle_opts *o, const char *dir)
 {
 	size_t *sel, nsel;
+	struct rank_res *res;
 
 	if (selected(set, o, &sel, &nsel) < 0) {
 		free(sel);
@@ -398,23 +424,21 @@ int idle_report_write(struct idle_set *set, const struct idle_opts *o, const cha
 		free(sel);
 		return 1;
 	}
-	write_temporal(set, dir);
-	write_idle_time(set, o, sel, nsel, dir);
-	write_overlap(set, dir);
-	write_kernel_types(set, dir);
+	res = compute(set, o);
+	write_temporal(set, res, dir);
+	write_idle_time(set, res, sel, nsel, dir);
+	write_overlap(set, res, dir);
+	write_kernel_types(set, res, dir);
 	write_kernel_rows(set, dir);
-	write_launches(set, sel, nsel, dir);
-	write_queue(set, dir);
-	write_summaries(set, o, dir);
+	write_launches(set, res, sel, nsel, dir);
+	write_queue(set, res, dir);
+	write_summaries(set, res, dir);
 	if (nsel) {
-		const struct idle_trace *t = &set->t[sel[0]];
 		struct outbuf *ob = open_csv(dir, "api_kernel_summary.csv");
-		size_t n;
-		struct idle_launch *l = idle_launches(set, t, &n);
-		idle_api_kernel_summary(ob, set, t, l, n);
-		free(l);
+		idle_api_kernel_summary(ob, set, &set->t[sel[0]], res[sel[0]].l, res[sel[0]].nl);
 		outbuf_close(ob);
 	}
+	release(res, set->n);
 	free(sel);
 	return 0;
 }

@@ -109,6 +109,45 @@ static int value_kind(const char *s)
 	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
 }
 
+/*
+ * strtod, with Clinger's fast path for the common case of a plain decimal
+ * whose digits fit in 2^53 with at most 22 after the point: one correctly
+ * rounded division, so the same double as strtod.
+ */
+static double parse_double(const char *s)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	};
+	const char *p = s;
+	uint64_t m = 0;
+	int neg = 0, frac = -1, digits = 0;
+
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (; *p; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (m > (UINT64_C(1) << 53) / 10)
+				return strtod(s, NULL);
+			m = m * 10 + (uint64_t)(*p - '0');
+			digits++;
+			if (frac >= 0)
+				frac++;
+		} else if (*p == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			return strtod(s, NULL);	/* exponents and the rest */
+		}
+	}
+	if (!digits || m > (UINT64_C(1) << 53) || frac > 22)
+		return strtod(s, NULL);
+	double v = frac > 0 ? (double)m / pow10[frac] : (double)m;
+	return neg ? -v : v;
+}
+
 static int64_t int_field(const char *s, int64_t missing)
 {
 	if (!*s)
@@ -179,28 +218,35 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 		return;
 	memset(&e, 0, sizeof(e));
 	e.index = strtoll(stream_field(s, c->uid), NULL, 10);
-	e.ts = strtod(ts, NULL);
-	e.dur = strtod(dur, NULL);
+	e.ts = parse_double(ts);
+	e.dur = parse_double(dur);
 	e.stream = int_field(stream_field(s, c->stream), -1);
 	e.corr = int_field(stream_field(s, c->corr), -1);
-	e.device = (int32_t)int_field(stream_field(s, c->device), -1);
-	e.cat = symbol(set, cat, stream_field_len(s, c->cat));
-	e.name = symbol(set, name, stream_field_len(s, c->name));
-	if (!gpu_filter_row(&e, set->event_sync, set->context_sync))
-		t->ncpu++;
 	/*
-	 * uid 0 stays: HTA joins a kernel whose correlation found no launch
-	 * (index_correlation 0) with the event of index 0.
+	 * A CPU row without correlation is not stored for the breakdowns (its
+	 * start is, for the filter); uid 0 stays: HTA joins a kernel whose
+	 * correlation found no launch (index_correlation 0) with the event of
+	 * index 0.
 	 */
 	if (!set->keep_all && e.stream == -1 && e.corr == -1 && e.index != 0 &&
 	    !idle_is_profiler_step(name, stream_field_len(s, c->name))) {
+		if (strcmp(name, "Event Sync") && strcmp(name, "Context Sync"))
+			t->ncpu++;
 		xgrow((void **)&t->plain_ts, &t->plain_alloc, t->nplain + 1, sizeof(double));
 		/* rounded later, like the stored rows */
 		t->plain_ts[t->nplain++] = e.ts;
 		return;
 	}
-	e.pid = strpool_intern(set->sp, stream_field(s, c->pid), stream_field_len(s, c->pid));
-	e.tid = strpool_intern(set->sp, stream_field(s, c->tid), stream_field_len(s, c->tid));
+	e.device = (int32_t)int_field(stream_field(s, c->device), -1);
+	e.cat = symbol(set, cat, stream_field_len(s, c->cat));
+	e.name = symbol(set, name, stream_field_len(s, c->name));
+	if (!gpu_filter_row(&e, set->event_sync, set->context_sync))
+		t->ncpu++;
+	/* the breakdowns read the pid and tid of launch calls only */
+	if (set->keep_all || e.stream == -1) {
+		e.pid = strpool_intern(set->sp, stream_field(s, c->pid), stream_field_len(s, c->pid));
+		e.tid = strpool_intern(set->sp, stream_field(s, c->tid), stream_field_len(s, c->tid));
+	}
 	if (set->keep_all)
 		read_wait(t, e.index, stream_field(s, c->args));
 	xgrow((void **)&t->ev, &t->alloc, t->n + 1, sizeof(*t->ev));

@@ -90,8 +90,11 @@ struct idle_wait_row *idle_wait_breakdown(struct idle_set *set, const struct idl
 	uint32_t r;
 
 	/* trace_df[["ts", "index"]] by index: the first row of each uid */
+	/* (the rows a kernel's index_correlation can name: CPU rows with a
+	 * correlation, and uid 0) */
 	for (size_t i = t->n; i-- > 0; )
-		hmap_put(&by_index, (uint64_t)t->ev[i].index + 1, (uint32_t)i);
+		if ((t->ev[i].stream == -1 && t->ev[i].corr != -1) || t->ev[i].index == 0)
+			hmap_put(&by_index, (uint64_t)t->ev[i].index + 1, (uint32_t)i);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct idle_ev *e = &t->ev[i];
 		if (e->stream == -1 || !kernel_cat(idle_str(set, e->cat)))

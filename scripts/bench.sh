@@ -107,6 +107,25 @@ if [ -f "$src/scripts/tl-report" ]; then
 	awk '{ n = $3; sub(/.*\//, "", n); printf "%s%s %.0f", (NR > 1 ? ", " : ""), n, $2 / 1024
 		s += $2 } END { printf "; sum %.0f\n", s / 1024 }' "$tmp/report.procs" |
 		sed 's/^/  tl-report processes, peak RSS MB: /'
+	# what tl-idle (HTA's breakdowns, OUT/idle/) adds to the report
+	rm -rf "$tmp/report0.d"
+	PATH="$BIN:$PATH" t report0 sh "$src/scripts/tl-report" --no-idle -o "$tmp/report0.d" "$gz"
+	row "scripts/tl-report --no-idle" .json.gz "$(wall report0)" "$(cpu report0)" "$(rss report0)"
+	awk -v a="$(wall report)" -v b="$(wall report0)" -v c="$(cpu report)" -v d="$(cpu report0)" \
+		'BEGIN { if (b > 0 && d > 0) printf "  tl-idle adds %.0f %% to the wall time, %.0f %% to the CPU time (target: <= 20 %% wall)\n",
+			100 * (a - b) / b, 100 * (c - d) / d }'
+	"$BIN/tl-cat" "$gz" | "$BIN/tl-tree" >"$tmp/idle.nodes" 2>/dev/null &&
+		t idle "$BIN/tl-idle" -o "$tmp/idle.d" "$tmp/idle.nodes"
+	row "tl-idle (its node file)" nodes "$(wall idle)" "$(cpu idle)" "$(rss idle)"
+	rm -f "$tmp/idle.nodes"
+	# HTA itself on the same trace, on request: minutes and gigabytes
+	if [ "${TL_BENCH_HTA:-}" = 1 ] && [ -x "$SHARED/tools/oracle/hta" ]; then
+		mkdir -p "$tmp/hta.in" && ln -s "$gz" "$tmp/hta.in/trace.json.gz"
+		t hta "$SHARED/tools/oracle/hta" "$tmp/hta.in" "$tmp/hta.out"
+		row "HTA (oracle/hta: the same tables)" .json.gz "$(wall hta)" "$(cpu hta)" "$(rss hta)"
+	else
+		echo "  (HTA's own time on this trace: TL_BENCH_HTA=1 make bench; README has the figure)"
+	fi
 else
 	echo "(scripts/tl-report not there: report row skipped)"
 fi
