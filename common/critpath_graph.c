@@ -125,8 +125,8 @@ static int window(struct critpath *g, const char *ann, long first, long last)
 		return -1;
 	}
 	if ((long)k <= first) {
-		tl_warn("%s: rank %ld: '%s' has %zu instances (0 to %zu): no instance %ld",
-			t->source, t->rank, ann, k, k - 1, first);
+		tl_warn("%s: rank %ld: no instance %ld of '%s' (instances 0 to %zu)",
+			t->source, t->rank, first, ann, k - 1);
 		return -1;
 	}
 	g->start_ts = lo;
