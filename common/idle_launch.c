@@ -1,4 +1,3 @@
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
