@@ -214,94 +214,111 @@ static int is_critical(const struct hmap *crit, int64_t uid)
 	return hmap_get(crit, ikey(uid), &v);
 }
 
-int critpath_overlay(const struct critpath *g, const char *nodes_path, const char *dir)
-{
-	struct stream *s = stream_open(nodes_path, "events,nodes");
-	struct hmap crit = HMAP_INIT, want = HMAP_INIT;
-	struct fev *fe;
-	char *path = out_name(dir, g->t->source);
-	size_t len = strlen(path), nflow = 0;
-	int gz = len > 3 && !strcmp(path + len - 3, ".gz");
-	FILE *tmp = NULL;
+/* The overlay being written. */
+struct ov {
+	const struct critpath *g;
+	struct stream *s;
 	struct outbuf *ob;
-	int c[C_N], k, rows_seen = 0, first_top = 1, first_ev = 1, flow_id = 0, rval = 0;
-	char **tail = NULL;
-	size_t ntail = 0, tail_alloc = 0;
+	int c[C_N];
+	struct hmap crit;	/* the path's events */
+	struct hmap want;	/* event → slot in fe */
+	struct fev *fe;
+	size_t nfe;
+	char **tail;		/* #top keys after traceEvents */
+	size_t ntail, tail_alloc;
+	int rows_seen, first_top, first_ev;
+};
+
+static void ov_index(struct ov *o)
+{
+	const struct critpath *g = o->g;
 	uint32_t v;
 
-	if (!s) {
-		free(path);
-		return -1;
+	o->fe = xcalloc(g->npath + 1, sizeof(*o->fe));
+	for (size_t i = 0; i < g->npath; i++) {
+		int64_t ev = g->node[g->path[i]].ev;
+		hmap_put(&o->crit, ikey(ev), 1);
+		if (!hmap_get(&o->want, ikey(ev), &v))
+			hmap_put(&o->want, ikey(ev), (uint32_t)o->nfe++);
 	}
-	for (int i = 0; i < C_N; i++)
-		c[i] = stream_col(s, colname[i]);
-	/* the path's events; the ends of its edges that get a flow */
-	fe = xcalloc(2 * g->npath + 1, sizeof(*fe));
-	for (size_t i = 0; i < g->npath; i++)
-		hmap_put(&crit, ikey(g->node[g->path[i]].ev), 1);
-	for (size_t i = 0; i < g->npath; i++)
-		if (!hmap_get(&want, ikey(g->node[g->path[i]].ev), &v))
-			hmap_put(&want, ikey(g->node[g->path[i]].ev), (uint32_t)nflow++);
-	if (gz) {
-		tmp = tmpfile();
-		if (!tmp) {
-			tl_warn_errno("cannot make a temporary file");
-			stream_close(s);
-			free(path);
-			free(fe);
-			return -1;
-		}
-		ob = outbuf_open_fd(fileno(tmp));
-	} else {
-		ob = outbuf_open_path(path);
-	}
-	outbuf_puts(ob, "{\n");
-	while ((k = stream_next(s)) > 0) {
+}
+
+static void ov_open_events(struct ov *o)
+{
+	if (o->rows_seen)
+		return;
+	outbuf_puts(o->ob, o->first_top ? "\"traceEvents\":[" : ",\n\"traceEvents\":[");
+	o->first_top = 0;
+	o->rows_seen = 1;
+}
+
+/* What a flow needs of one of the path's events. */
+static void ov_remember(struct ov *o, uint32_t slot)
+{
+	struct fev *f = &o->fe[slot];
+	const char *device = stream_field(o->s, o->c[C_DEVICE]);
+
+	free(f->pid);
+	free(f->tid);
+	f->pid = xstrdup(stream_field(o->s, o->c[C_PID]));
+	f->tid = xstrdup(stream_field(o->s, o->c[C_TID]));
+	f->ts = strtod(stream_field(o->s, o->c[C_TS]), NULL);
+	f->dur = strtod(stream_field(o->s, o->c[C_DUR]), NULL);
+	f->device = *device ? strtoll(device, NULL, 10) : -1;
+	f->seen = 1;
+}
+
+/* only_show_critical_events: complete events only if on the path, or
+ * user annotations and Python functions */
+static int ov_keep(const struct ov *o, int critical)
+{
+	const char *cat = stream_field(o->s, o->c[C_CAT]);
+	return critical || strcmp(stream_field(o->s, o->c[C_PH]), "X") ||
+	       !strcmp(cat, "user_annotation") || !strcmp(cat, "python_function");
+}
+
+/* The pass over the stream: top-level keys, then the events kept. */
+static int ov_events(struct ov *o)
+{
+	unsigned src = o->g->t->src;
+	uint32_t v;
+	int k;
+
+	while ((k = stream_next(o->s)) > 0) {
 		if (k == STREAM_DIRECTIVE) {
-			const char *line = stream_line(s);
-			if (strncmp(line, "top\t", 4) || strtoul(line + 4, NULL, 10) != g->t->src)
+			const char *line = stream_line(o->s);
+			if (strncmp(line, "top\t", 4) || strtoul(line + 4, NULL, 10) != src)
 				continue;
-			if (rows_seen) {	/* a key after traceEvents: written after it */
-				xgrow((void **)&tail, &tail_alloc, ntail + 1, sizeof(*tail));
-				tail[ntail++] = xstrdup(line);
+			if (o->rows_seen) {	/* a key after traceEvents: written after it */
+				xgrow((void **)&o->tail, &o->tail_alloc, o->ntail + 1, sizeof(*o->tail));
+				o->tail[o->ntail++] = xstrdup(line);
 			} else {
-				top_member(ob, line, &first_top);
+				top_member(o->ob, line, &o->first_top);
 			}
 			continue;
 		}
-		if (strtoul(stream_field(s, c[C_SRC]), NULL, 10) != g->t->src)
+		if (strtoul(stream_field(o->s, o->c[C_SRC]), NULL, 10) != src)
 			continue;
-		int64_t uid = strtoll(stream_field(s, c[C_UID]), NULL, 10);
-		int critical = is_critical(&crit, uid);
-		if (!rows_seen) {
-			outbuf_puts(ob, first_top ? "\"traceEvents\":[" : ",\n\"traceEvents\":[");
-			first_top = 0;
-			rows_seen = 1;
-		}
-		if (hmap_get(&want, ikey(uid), &v)) {
-			fe[v].pid = xstrdup(stream_field(s, c[C_PID]));
-			fe[v].tid = xstrdup(stream_field(s, c[C_TID]));
-			fe[v].ts = strtod(stream_field(s, c[C_TS]), NULL);
-			fe[v].dur = strtod(stream_field(s, c[C_DUR]), NULL);
-			fe[v].device = *stream_field(s, c[C_DEVICE]) ?
-				       strtoll(stream_field(s, c[C_DEVICE]), NULL, 10) : -1;
-			fe[v].seen = 1;
-		}
-		if (!strcmp(stream_field(s, c[C_PH]), "X") && !critical &&
-		    strcmp(stream_field(s, c[C_CAT]), "user_annotation") &&
-		    strcmp(stream_field(s, c[C_CAT]), "python_function"))
+		int64_t uid = strtoll(stream_field(o->s, o->c[C_UID]), NULL, 10);
+		int critical = is_critical(&o->crit, uid);
+		ov_open_events(o);
+		if (hmap_get(&o->want, ikey(uid), &v))
+			ov_remember(o, v);
+		if (!ov_keep(o, critical))
 			continue;
-		outbuf_puts(ob, first_ev ? "\n" : ",\n");
-		first_ev = 0;
-		event_json(ob, s, c, critical);
+		outbuf_puts(o->ob, o->first_ev ? "\n" : ",\n");
+		o->first_ev = 0;
+		event_json(o->ob, o->s, o->c, critical);
 	}
-	if (k < 0)
-		rval = -1;
-	if (!rows_seen) {
-		outbuf_puts(ob, first_top ? "\"traceEvents\":[" : ",\n\"traceEvents\":[");
-		first_top = 0;
-	}
-	/* the flows of the path's dependency, launch and sync edges */
+	return k < 0 ? -1 : 0;
+}
+
+/* the flows of the path's dependency, launch and sync edges */
+static void ov_flows(struct ov *o)
+{
+	const struct critpath *g = o->g;
+	int flow_id = 0;
+
 	for (size_t i = 0; i + 1 < g->npath; i++) {
 		uint32_t a = g->path[i], b = g->path[i + 1], id, va, vb;
 		const struct critpath_edge *e;
@@ -310,37 +327,73 @@ int critpath_overlay(const struct critpath *g, const char *nodes_path, const cha
 		if (e->type != CP_DEPENDENCY && e->type != CP_KERNEL_LAUNCH_DELAY &&
 		    e->type != CP_SYNC_DEPENDENCY)
 			continue;
-		hmap_get(&want, ikey(g->node[a].ev), &va);
-		hmap_get(&want, ikey(g->node[b].ev), &vb);
-		if (!fe[va].seen || !fe[vb].seen)
+		hmap_get(&o->want, ikey(g->node[a].ev), &va);
+		hmap_get(&o->want, ikey(g->node[b].ev), &vb);
+		if (!o->fe[va].seen || !o->fe[vb].seen)
 			continue;
-		outbuf_puts(ob, first_ev ? "\n" : ",\n");
-		first_ev = 0;
-		flow(ob, flow_id, &fe[va], g->node[a].is_start, e, 1);
-		outbuf_puts(ob, ",\n");
-		flow(ob, flow_id, &fe[vb], g->node[b].is_start, e, 0);
+		outbuf_puts(o->ob, o->first_ev ? "\n" : ",\n");
+		o->first_ev = 0;
+		flow(o->ob, flow_id, &o->fe[va], g->node[a].is_start, e, 1);
+		outbuf_puts(o->ob, ",\n");
+		flow(o->ob, flow_id, &o->fe[vb], g->node[b].is_start, e, 0);
 		flow_id++;
 	}
-	outbuf_puts(ob, "\n]");
-	for (size_t i = 0; i < ntail; i++) {
-		top_member(ob, tail[i], &first_top);
-		free(tail[i]);
+}
+
+static void ov_release(struct ov *o)
+{
+	for (size_t i = 0; i < o->nfe; i++) {
+		free(o->fe[i].pid);
+		free(o->fe[i].tid);
 	}
-	free(tail);
-	outbuf_puts(ob, "\n}\n");
-	outbuf_close(ob);
+	for (size_t i = 0; i < o->ntail; i++)
+		free(o->tail[i]);
+	free(o->tail);
+	free(o->fe);
+	hmap_release(&o->crit);
+	hmap_release(&o->want);
+}
+
+int critpath_overlay(const struct critpath *g, const char *nodes_path, const char *dir)
+{
+	struct ov o;
+	char *path = out_name(dir, g->t->source);
+	size_t len = strlen(path);
+	int gz = len > 3 && !strcmp(path + len - 3, ".gz"), rval;
+	FILE *tmp = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.g = g;
+	o.first_top = o.first_ev = 1;
+	if (!(o.s = stream_open(nodes_path, "events,nodes"))) {
+		free(path);
+		return -1;
+	}
+	for (int i = 0; i < C_N; i++)
+		o.c[i] = stream_col(o.s, colname[i]);
+	if (gz && !(tmp = tmpfile())) {
+		tl_warn_errno("cannot make a temporary file");
+		stream_close(o.s);
+		free(path);
+		return -1;
+	}
+	ov_index(&o);
+	o.ob = gz ? outbuf_open_fd(fileno(tmp)) : outbuf_open_path(path);
+	outbuf_puts(o.ob, "{\n");
+	rval = ov_events(&o);
+	ov_open_events(&o);
+	ov_flows(&o);
+	outbuf_puts(o.ob, "\n]");
+	for (size_t i = 0; i < o.ntail; i++)
+		top_member(o.ob, o.tail[i], &o.first_top);
+	outbuf_puts(o.ob, "\n}\n");
+	outbuf_close(o.ob);
 	if (gz && rval == 0)
 		rval = gzip_copy(tmp, path);
 	if (tmp)
 		fclose(tmp);
-	stream_close(s);
-	for (size_t i = 0; i < nflow; i++) {
-		free(fe[i].pid);
-		free(fe[i].tid);
-	}
-	free(fe);
+	stream_close(o.s);
+	ov_release(&o);
 	free(path);
-	hmap_release(&crit);
-	hmap_release(&want);
 	return rval;
 }
