@@ -22,7 +22,7 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-idle [-hv] [-r RANKS] [--kernel-delay US] -o DIR [NODES...]\n"
+	"usage: tl-idle [-hv] [-r RANKS] [--kernel-delay US] [--rank R] -o DIR [NODES...]\n"
 	"       tl-idle --critical-path ANNOTATION [--data-load NAME]... [--instance N[:M]]\n"
 	"               [--rank R] -o DIR [NODES]\n"
 	"       tl-idle --merge [-r RANKS] -o DIR IDLE_DIR...";
@@ -56,8 +56,12 @@ static void report_trace(const struct idle_set *set, const struct idle_trace *t)
 		set->filtered ? "applied (the last step's kernels left out)" : "not applied");
 }
 
-/* The breakdowns of every trace in the streams named (stdin without any). */
-static int breakdowns(char **paths, int n, const struct idle_opts *o, const char *dir)
+/*
+ * The breakdowns of every trace in the streams named (stdin without any);
+ * rank >= 0 names the rank of the one trace (tl-ranks knows it).
+ */
+static int breakdowns(char **paths, int n, const struct idle_opts *o, long rank,
+		      const char *dir)
 {
 	struct idle_set set;
 	int rval = 0;
@@ -66,6 +70,14 @@ static int breakdowns(char **paths, int n, const struct idle_opts *o, const char
 	for (int i = 0; i < (n ? n : 1); i++)
 		if (idle_set_read(&set, n ? paths[i] : NULL) < 0)
 			rval = 1;
+	if (rval == 0 && rank >= 0) {
+		if (set.n != 1) {
+			tl_warn("--rank names the rank of one trace; the streams hold %zu", set.n);
+			rval = 1;
+		} else {
+			set.t[0].rank = rank;
+		}
+	}
 	if (rval == 0 && idle_set_finish(&set) < 0)
 		rval = 1;
 	for (size_t i = 0; rval == 0 && o->verbose && i < set.n; i++)
@@ -259,7 +271,7 @@ int main(int argc, char **argv)
 	else if (merge)
 		rval = idle_merge(argv + optind, (size_t)(argc - optind), &o, dir);
 	else
-		rval = breakdowns(argv + optind, argc - optind, &o, dir);
+		rval = breakdowns(argv + optind, argc - optind, &o, cp.rank, dir);
 	idle_opts_release(&o);
 	free(cp.data_load);
 	return rval;

@@ -10,7 +10,10 @@
 # .json.gz.  CPU seconds (user + system, all threads) are shown too: on a
 # shared machine wall time also counts waiting for a core, and
 # "MB/s per CPU second" is the one-core figure.  Stages that are not built yet (tl-tree, tl-timeline, tl-diff,
-# scripts/tl-report) are skipped, saying so.
+# scripts/tl-report) are skipped, saying so.  What tl-idle adds to tl-report
+# is the difference with a `tl-report --no-idle` run (target: at most 20 %
+# of the wall time); HTA itself on the same trace runs with TL_BENCH_HTA=1
+# (minutes and gigabytes, so only on request).
 #
 # Targets (tl-cat): ≥ 400 MB/s of JSON on one core; on .json.gz at most
 # 1.5× zcat's wall time; peak RSS under 64 MB whatever the input size.

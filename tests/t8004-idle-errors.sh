@@ -35,6 +35,12 @@ test_expect_success 'an empty file' '
 test_expect_success 'two traces of one rank' '
 	test_must_fail tl-idle -o out s.nodes s.nodes 2>err && grep "rank 0 again" err
 '
+test_expect_success '--rank: the rank of the one trace' '
+	tl-idle --rank 3 -o r3 s.nodes && grep -q "^3," r3/temporal_breakdown.csv &&
+	grep -q ",3\$" r3/cuda_kernel_launch_stats.csv &&
+	test_must_fail tl-idle --rank 3 -o r3b s.nodes s.events 2>err &&
+	grep "names the rank of one trace; the streams hold 2" err
+'
 test_expect_success 'a rank that is not there' '
 	test_must_fail tl-idle -r 5 -o out s.nodes 2>err && grep "no trace for rank 5" err
 '
@@ -80,7 +86,7 @@ test_expect_success 'an event stream gives what its node stream gives' '
 '
 test_expect_success '-h prints the SYNOPSIS' '
 	tl-idle -h >h &&
-	grep -q "^usage: tl-idle \[-hv\] \[-r RANKS\] \[--kernel-delay US\] -o DIR \[NODES...\]$" h &&
+	grep -q "^usage: tl-idle \[-hv\] \[-r RANKS\] \[--kernel-delay US\] \[--rank R\] -o DIR \[NODES...\]$" h &&
 	grep -q "^\.Op Fl r Ar RANKS$" "$TL_SRC/man/tl-idle.1" &&
 	grep -q "^\.Op Fl -kernel-delay Ar US$" "$TL_SRC/man/tl-idle.1" &&
 	grep -q "^\.Fl -critical-path Ar ANNOTATION$" "$TL_SRC/man/tl-idle.1" &&
