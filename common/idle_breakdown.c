@@ -19,7 +19,8 @@ static void permute(double *x, const size_t *idx, size_t n, double *tmp)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = x[idx[i]];
-	memcpy(x, tmp, n * sizeof(*x));
+	if (n)
+		memcpy(x, tmp, n * sizeof(*x));
 }
 
 /*
@@ -170,7 +171,8 @@ static void sweep_sort(struct sweep *s)
 	permute(s->time, ord, s->n, tmp);
 	for (size_t i = 0; i < s->n; i++)
 		st[i] = s->status[ord[i]];
-	memcpy(s->status, st, s->n * sizeof(*st));
+	if (s->n)
+		memcpy(s->status, st, s->n * sizeof(*st));
 	free(ord);
 	free(tmp);
 	free(st);
@@ -354,7 +356,8 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 
 	/* groupby(name) sorts the names; then sort_values("sum", desc) */
 	sort_set = set;
-	qsort(g, ng, sizeof(*g), by_name);
+	if (ng > 1)
+		qsort(g, ng, sizeof(*g), by_name);
 	for (size_t i = 0; i < ng; i++)
 		sums[i] = g[i].sum = pd_group_sum(g[i].dur, g[i].n);
 	pd_argsort_desc(sums, ord, ng);
@@ -387,7 +390,8 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 				ol[on++].dur = g[i].dur[k];
 			}
 		}
-		qsort(ol, on, sizeof(*ol), by_row);
+		if (on > 1)
+			qsort(ol, on, sizeof(*ol), by_row);
 		od = xmalloc(st_mult(on + 1, sizeof(double)));
 		for (size_t k = 0; k < on; k++)
 			od[k] = ol[k].dur;
@@ -474,5 +478,6 @@ static int by_type_name_rank(const void *a, const void *b)
 void idle_kernel_rows_sort(struct idle_set *set, struct idle_krow *rows, size_t n)
 {
 	sort_set = set;
-	qsort(rows, n, sizeof(*rows), by_type_name_rank);
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), by_type_name_rank);
 }

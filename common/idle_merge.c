@@ -212,15 +212,18 @@ static int merge_file(char **dirs, size_t n, const char *name, enum order order,
 	switch (order) {
 	case BY_RANK_STREAM:
 		sort_col1 = csv_col(&t.c[0], "stream");
-		qsort(m, nm, sizeof(*m), by_rank_stream);
+		if (nm > 1)
+			qsort(m, nm, sizeof(*m), by_rank_stream);
 		break;
 	case BY_TYPE_NAME_RANK:
 		sort_col1 = csv_col(&t.c[0], "kernel_type");
 		sort_col2 = csv_col(&t.c[0], "name");
-		qsort(m, nm, sizeof(*m), by_type_name_rank);
+		if (nm > 1)
+			qsort(m, nm, sizeof(*m), by_type_name_rank);
 		break;
 	default:
-		qsort(m, nm, sizeof(*m), by_rank);
+		if (nm > 1)
+			qsort(m, nm, sizeof(*m), by_rank);
 		break;
 	}
 	path = join(out, name);
@@ -271,7 +274,8 @@ static int merge_kernel_types(char **dirs, size_t n, const char *out)
 	g = xcalloc(nm + 1, sizeof(*g));
 	/* groupby(kernel_type).sum(): the keys sorted */
 	sort_col1 = sort_col2 = ct;
-	qsort(m, nm, sizeof(*m), by_type_name_rank);
+	if (nm > 1)
+		qsort(m, nm, sizeof(*m), by_type_name_rank);
 	for (size_t i = 0; i < nm; i++) {
 		size_t len;
 		const char *s = cell(m[i].c, m[i].r, cs, &len);
@@ -327,7 +331,8 @@ static int ranks(char **dirs, size_t n, const struct idle_opts *o, long **sel, s
 		return -1;
 	}
 	m = rows_of(&t, &nm);
-	qsort(m, nm, sizeof(*m), by_rank);
+	if (nm > 1)
+		qsort(m, nm, sizeof(*m), by_rank);
 	for (size_t i = 1; i < nm; i++)
 		if (m[i].rank == m[i - 1].rank) {
 			tl_warn("rank %ld is in two idle folders", m[i].rank);

@@ -559,7 +559,8 @@ int idle_set_finish(struct idle_set *set)
 	double min_ts = INFINITY;
 	size_t nsteps = 0;
 
-	qsort(set->t, set->n, sizeof(*set->t), by_rank);
+	if (set->n > 1)
+		qsort(set->t, set->n, sizeof(*set->t), by_rank);
 	for (size_t i = 1; i < set->n; i++)
 		if (set->t[i].rank == set->t[i - 1].rank) {
 			tl_warn("%s: rank %ld again (also in %s): one trace per rank",
