@@ -130,7 +130,7 @@ static void write_info(const struct opts *o, const struct tree_nodes *ns,
 	if (!o->info)
 		return;
 	ob = outbuf_open_path(o->info);
-	report_info_write(ob, ns, arch, how);
+	report_info_write(ob, ns, arch, how, o->short_us);
 	outbuf_close(ob);
 }
 

@@ -77,7 +77,7 @@ static void counts(struct outbuf *ob, const struct tree_nodes *ns)
 }
 
 void report_info_write(struct outbuf *ob, const struct tree_nodes *ns,
-		       const struct perf_arch *arch, const char *how)
+		       const struct perf_arch *arch, const char *how, double short_us)
 {
 	const char *file = arch ? strrchr(arch->path, '/') : NULL;
 
@@ -89,6 +89,7 @@ void report_info_write(struct outbuf *ob, const struct tree_nodes *ns,
 	str_row(ob, "arch", arch ? arch->name : NULL);
 	str_row(ob, "arch_file", arch ? (file ? file + 1 : arch->path) : NULL);
 	str_row(ob, "arch_how", how);
+	num_row(ob, "short_kernel_us", short_us);
 	if (!arch)
 		return;
 	num_row(ob, "mem_bw_gbps", arch->mem_bw_gbps);

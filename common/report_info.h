@@ -4,7 +4,7 @@
  * the roofline table used and its peaks, the event count and the span.
  * tl-perf --info writes it from the node stream; tl-html reads it.
  *
- *	report_info_write(ob, ns, arch, how);
+ *	report_info_write(ob, ns, arch, how, short_us);
  *
  * The sheet has the columns key,value, one fact a row, in this order
  * (tl-report(1) documents them):
@@ -22,6 +22,7 @@
  *	arch_file        its file's name (without folders)
  *	arch_how         "auto" (matched the device name), "given" (--arch),
  *	                 or why none was used: "no match", "none"
+ *	short_kernel_us  the short-kernel threshold of the short-kernel sheets
  *	mem_bw_gbps      the table's memory bandwidth (GB/s)
  *	peak_tflops:SPEC one row per Compute Spec the table has (TFLOPS/s)
  */
@@ -33,6 +34,6 @@
 #include "tree_nodes.h"
 
 void report_info_write(struct outbuf *ob, const struct tree_nodes *ns,
-		       const struct perf_arch *arch, const char *how);
+		       const struct perf_arch *arch, const char *how, double short_us);
 
 #endif
