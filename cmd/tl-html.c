@@ -19,7 +19,12 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-html [-h] [--arch NAME|FILE] [--md] [-o FILE] REPORT_DIR";
+	"usage: tl-html [-h] [--arch NAME|FILE] [--md] [-o FILE] REPORT_DIR\n"
+	"  --arch NAME|FILE  draw the roofs of this GPU table (share/tl/arch/NAME.tsv)\n"
+	"  -h, --help        print this and exit\n"
+	"  --md              write report.md instead of report.html\n"
+	"  -o, --output FILE write FILE (- for standard output), not REPORT_DIR/report.*\n"
+	"See tl-html(1).";
 
 static const struct option longopts[] = {
 	{ "arch", required_argument, NULL, 'a' },

@@ -315,12 +315,11 @@ static void verdict_timeline(struct vbuf *b, const struct report_facts *f)
 
 static void verdict_category(struct vbuf *b, const struct report_facts *f)
 {
-	if (b->n)
-		vb_str(b, " ");
+	vb_str(b, b->n ? " Largest op category: " : "Largest op category: ");
 	vb_name(b, &f->top_cat);
-	vb_printf(b, " is %.1f %% of GPU kernel time", f->top_cat_pct);
+	vb_printf(b, ", %.1f %% of GPU kernel time", f->top_cat_pct);
 	if (!isnan(f->roof_pct)) {
-		vb_printf(b, " at %.1f %% of roofline", f->roof_pct);
+		vb_printf(b, ", at %.1f %% of roofline", f->roof_pct);
 		if (f->roof_bound)
 			vb_printf(b, ", %s-bound", f->roof_bound);
 		if (f->roof_cover < 90)
