@@ -304,8 +304,8 @@ static void rf_compute_roofs(struct svg *g, const struct rf_plot *pl,
 		double x0 = pl->bw > 0 ? fmax(pl->xlo, r[i].tflops / pl->bw) : pl->xlo;
 		double y = svg_map(&pl->y, r[i].tflops), ly = y - 4;
 		svg_line(g, svg_map(&pl->x, x0), y, RF_RX, y, "roofline");
-		if (ly < last_y + 12)
-			ly = last_y + 12;
+		if (ly < last_y + 13)
+			ly = last_y + 13;
 		last_y = ly;
 		svg_textf(g, RF_RX - 4, ly, SVG_END, "roof", "%s %g TFLOPS/s", r[i].spec,
 			  r[i].tflops);

@@ -26,18 +26,20 @@ corpus=$SHARED/corpus
 
 # browse HTML NAME [shot]: NAME.dom, NAME.log, NAME.net.json (NAME.png)
 browse() {
+	page=$1 name=$2 shot=${3:-}
 	rm -rf "$TRASH/profile"
-	set -- "$1" "$2" "$3" --headless --no-sandbox --disable-gpu --disable-quic \
+	set -- --headless --no-sandbox --disable-gpu --disable-quic \
 		--no-first-run --disable-background-networking --disable-component-update \
 		--disable-sync --user-data-dir="$TRASH/profile" --proxy-server=127.0.0.1:9 \
 		--hide-scrollbars
 	# a guard against a browser that never ends, not a time limit on tl
-	timeout 300 chromium "$@" --enable-logging=stderr --v=0 --log-net-log="$2.net.json" \
-		--virtual-time-budget=5000 --dump-dom "file://$1" >"$2.dom" 2>"$2.log" || return 1
-	[ -z "$3" ] && return 0
+	timeout 300 chromium "$@" --enable-logging=stderr --v=0 \
+		--log-net-log="$TRASH/$name.net.json" --virtual-time-budget=5000 \
+		--dump-dom "file://$page" >"$name.dom" 2>"$name.log" || return 1
+	[ -z "$shot" ] && return 0
 	rm -rf "$TRASH/profile"
-	timeout 300 chromium "$@" --window-size=1200,4000 --screenshot="$TRASH/$2.png" \
-		"file://$1" >/dev/null 2>&1 && test -s "$TRASH/$2.png"
+	timeout 300 chromium "$@" --window-size=1200,4000 --screenshot="$TRASH/$name.png" \
+		"file://$page" >/dev/null 2>&1 && test -s "$TRASH/$name.png"
 }
 
 judge() {
