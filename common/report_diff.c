@@ -198,19 +198,17 @@ void report_html_diff(struct report_dir *rd, struct outbuf *ob)
 	static const char *const ids[] = { "changed", "table" };
 	static const char *const titles[] = { "ops that changed most", "table" };
 	static const char *const colors[2] = { "#4e79a7", "#f28e2b" };
-	const char *name = report_dir_name(rd), *sides[2];
+	const char *sides[2];
 	size_t n;
 	struct diff d;
 	struct chart_pair *p;
 	struct report_names rn = { 0 };
 	struct pair_ctx ctx;
-	char title[300];
 
 	diff_read(rd, &d);
 	n = d.n < REPORT_DIFF_BARS ? d.n : REPORT_DIFF_BARS;
-	snprintf(title, sizeof(title), "tl diff report: %.200s", name);
-	html_begin(ob, title);
-	report_html_title(ob, "Trace diff: ", name, strlen(name));
+	html_begin(ob, "tl diff report: trace1 vs trace2");
+	report_html_title(ob, "Trace diff: ", "trace1 vs trace2", 16);
 	diff_facts(ob, &d, 0);
 	report_html_nav(ob, ids, titles, 2);
 	html_section(ob, "changed", "Ops whose GPU kernel time changed most");
@@ -248,16 +246,13 @@ void report_html_diff(struct report_dir *rd, struct outbuf *ob)
 
 int report_md_diff(struct report_dir *rd, struct outbuf *ob)
 {
-	const char *name = report_dir_name(rd);
 	struct diff d;
 	struct report_names rn = { 0 };
 	size_t n;
 
 	diff_read(rd, &d);
 	n = d.n < 10 ? d.n : 10;
-	outbuf_puts(ob, "# Trace diff: ");
-	md_text(ob, name, strlen(name));
-	outbuf_puts(ob, "\n\n");
+	outbuf_puts(ob, "# Trace diff: trace1 vs trace2\n\n");
 	diff_facts(ob, &d, 1);
 	for (size_t i = 0; i < n; i++)
 		report_names_add(&rn, d.op[i].name, d.op[i].len);

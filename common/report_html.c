@@ -46,9 +46,9 @@ void report_html_note(struct outbuf *ob, const char *s)
 
 void report_html_footer(struct outbuf *ob, const struct report_dir *rd)
 {
-	outbuf_puts(ob, "<footer>Drawn by tl-html from the sheets of ");
-	html_str(ob, report_dir_name(rd));
-	outbuf_puts(ob, "/; the CSV files hold every row and the exact values.</footer>\n");
+	(void)rd;
+	outbuf_puts(ob, "<footer>Drawn by tl-html from this folder's sheets; the CSV files hold "
+		    "every row and the exact values.</footer>\n");
 }
 
 static void html_textz(struct outbuf *ob, const char *s, size_t n)
