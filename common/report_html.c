@@ -150,7 +150,7 @@ static void stack_tip(struct svg *g, void *ctx, size_t i)
 }
 
 /* Per GPU from the strip's "all" rows, when the trace has more than one GPU. */
-static size_t per_gpu_rows(struct report_dir *rd, struct chart_stack **out)
+static size_t per_gpu_rows(struct report_dir *rd, struct chart_stack **out, char (**labels)[72])
 {
 	const struct csv *c = report_dir_sheet(rd, "timeline_strip");
 	long cg = report_col(c, "gpu"), cs = report_col(c, "stream"), ce = report_col(c, "end_us");
@@ -161,6 +161,7 @@ static size_t per_gpu_rows(struct report_dir *rd, struct chart_stack **out)
 	double span = 0;
 
 	*out = NULL;
+	*labels = NULL;
 	if (cg < 0 || cs < 0 || ce < 0 || cv[0] < 0 || cv[1] < 0 || cv[2] < 0)
 		return 0;
 	for (size_t r = 0; r < c->nrows; r++) {
@@ -181,9 +182,14 @@ static size_t per_gpu_rows(struct report_dir *rd, struct chart_stack **out)
 			rows[n - 1].v[k] += v > 0 ? v : 0;
 		}
 	}
+	*labels = xcalloc(n ? n : 1, sizeof(**labels));
 	for (size_t i = 0; i < n; i++) {
 		rows[i].v[3] = span - rows[i].v[0] - rows[i].v[1] - rows[i].v[2];
 		snprintf(rows[i].right, sizeof(rows[i].right), "%.3f ms", span / 1e3);
+		snprintf((*labels)[i], sizeof((*labels)[i]), "GPU %.*s",
+			 (int)(rows[i].label_len > 60 ? 60 : rows[i].label_len), rows[i].label);
+		rows[i].label = (*labels)[i];
+		rows[i].label_len = strlen((*labels)[i]);
 	}
 	*out = rows;
 	return n;
@@ -215,7 +221,8 @@ static void breakdown_table(struct outbuf *ob, struct report_dir *rd)
 static void section_breakdown(struct outbuf *ob, struct report_dir *rd, const struct report_facts *f)
 {
 	struct chart_stack one, *rows = NULL;
-	size_t n = per_gpu_rows(rd, &rows);
+	char (*labels)[72];
+	size_t n = per_gpu_rows(rd, &rows, &labels);
 	struct stack_ctx ctx = { NULL, chart_class_name, 4, "ms", 1e-3 };
 
 	html_section(ob, "breakdown", "GPU timeline breakdown");
@@ -233,6 +240,7 @@ static void section_breakdown(struct outbuf *ob, struct report_dir *rd, const st
 		n = 1;
 	} else {
 		free(rows);
+		free(labels);
 		report_html_note(ob, "No gpu_timeline.csv in this folder.");
 		html_section_end(ob);
 		return;
@@ -246,6 +254,7 @@ static void section_breakdown(struct outbuf *ob, struct report_dir *rd, const st
 			 "event running.");
 	breakdown_table(ob, rd);
 	free(rows);
+	free(labels);
 	html_section_end(ob);
 }
 

@@ -113,6 +113,16 @@ test_expect_success 'a tl-diff folder: the page passes' '
 	judge diff/report.html diff diff
 '
 
+# JavaScript off: chromium's --dump-dom and --screenshot need scripts
+# themselves, so the page is loaded with its one script taken out, which
+# is what a browser with JavaScript off shows.
+test_expect_success 'with JavaScript off the pictures are all there' '
+	sed "/^<script>\$/,/^<\/script>\$/d" r0/report.html >noscript.html &&
+	! grep -q "<script" noscript.html &&
+	browse "$TRASH/noscript.html" noscript shot &&
+	python3 "$TL_SRC/tests/tools/html-check.py" --no-script noscript.dom r0
+'
+
 # A page broken on purpose must fail the judge: the judge can fail.
 test_expect_success 'the judge catches a page that lies about its marks' '
 	sed "s/<g data-marks=\"\\([0-9]*\\)\">/<g data-marks=\"999\">/" bert/report.html >bad.html &&

@@ -2,6 +2,7 @@
 """html-check.py -- judge a report.html that a headless Chromium loaded.
 
 Usage: html-check.py PAGE.html DOM LOG NETLOG REPORT_DIR
+       html-check.py --no-script DOM REPORT_DIR
 
 PAGE.html   the file tl-html wrote
 DOM         chromium --dump-dom of it (after the page's script ran)
@@ -21,6 +22,9 @@ Checks, each printed as "ok"/"FAIL" (exit 1 if any fails):
     the count of marks the browser parsed in each chart equals the count
     computed here from the CSV sheets -- independently of tl-html: the
     rules below are read off the charts' definitions (tl-html(1)).
+With --no-script (a DOM dumped with JavaScript off): the page's check did
+not run, and the marks are counted here in the DOM, chart by chart, against
+the same counts: the pictures need no script.
 """
 import csv
 import json
@@ -216,7 +220,24 @@ def dom_check(dom, d):
           % (sorted(got.items()), sorted(want.items())))
 
 
+def no_script(dom, d):
+    check(re.search(r"<div id=\"tl-check\"[^>]*data-counts", dom) is None,
+          "no script ran")
+    got = {}
+    for m in re.finditer(r"<svg [^>]*data-chart=\"([^\"]+)\"[^>]*>(.*?)</svg>", dom, re.S):
+        n = len(re.findall(r"<(?:rect|circle|path) class=\"mark\"", m.group(2)))
+        if n:
+            got[m.group(1)] = n
+    want = {k: v for k, v in expected(d).items() if v}
+    check(got == want, "marks per chart without JavaScript: got %s, want %s"
+          % (sorted(got.items()), sorted(want.items())))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--no-script":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            no_script(f.read(), sys.argv[3])
+        sys.exit(failed)
     if len(sys.argv) != 6:
         sys.exit(__doc__)
     page, dom, log, netlog, d = sys.argv[1:]
