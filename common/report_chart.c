@@ -103,15 +103,12 @@ void chart_bars(struct outbuf *ob, const char *chart, const char *title,
 enum { PAIR_ROW = 30, PAIR_H = 11 };
 
 void chart_pairs(struct outbuf *ob, const char *chart, const char *title,
-		 const struct chart_pair *p, size_t n, const char *const *sides,
-		 const char *unit, chart_tip_fn tip, void *ctx)
+		 const struct chart_pair *p, size_t n, chart_tip_fn tip, void *ctx)
 {
 	static const char *const color[2] = { "#4e79a7", "#f28e2b" };
 	struct svg g;
 	double max = 0;
 
-	(void)sides;
-	(void)unit;
 	for (size_t i = 0; i < n; i++)
 		max = fmax(max, fmax(p[i].a, p[i].b));
 	svg_begin(&g, ob, CHART_W, (double)n * PAIR_ROW + 8, chart, title);

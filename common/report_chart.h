@@ -64,8 +64,9 @@ void chart_bars(struct outbuf *ob, const char *chart, const char *title,
 		const struct chart_bar *bars, size_t n, int names, chart_tip_fn tip, void *ctx);
 
 /*
- * Paired bars: for each name, side a above side b on one scale (a tl-diff
- * folder's two traces).  Two marks per name (zero-width bars too).
+ * Paired bars: for each name, side a (blue) above side b (orange) on one
+ * scale (a tl-diff folder's two traces).  Two marks per name (zero-width
+ * bars too).
  */
 struct chart_pair {
 	const char *name;
@@ -75,8 +76,7 @@ struct chart_pair {
 };
 
 void chart_pairs(struct outbuf *ob, const char *chart, const char *title,
-		 const struct chart_pair *p, size_t n, const char *const *sides,
-		 const char *unit, chart_tip_fn tip, void *ctx);
+		 const struct chart_pair *p, size_t n, chart_tip_fn tip, void *ctx);
 
 /*
  * The timeline strip: one track per row (a GPU's streams together, or one

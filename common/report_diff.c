@@ -134,7 +134,7 @@ static void pair_tip(struct svg *g, void *ctx, size_t i)
 	const struct diff_op *o = &c->d->op[i / 2];
 	int k = (int)(i % 2);
 
-	svg_tip(g, c->rn->s[i / 2], c->rn->n[i / 2] > 2000 ? 2000 : c->rn->n[i / 2]);
+	svg_tip_name(g, c->rn->s[i / 2], c->rn->n[i / 2]);
 	svg_tipf(g, "\n");
 	if (c->d->side[k])
 		svg_tip(g, c->d->side[k], c->d->side_len[k] > 100 ? 100 : c->d->side_len[k]);
@@ -231,11 +231,11 @@ void report_html_diff(struct report_dir *rd, struct outbuf *ob)
 		sides[k] = side_name(k);
 	html_legend(ob, sides, colors, 2);
 	ctx.d = &d, ctx.rn = &rn;
-	chart_pairs(ob, "changed", "Ops whose GPU kernel time changed most", p, n, sides,
-		    "\xc2\xb5s", pair_tip, &ctx);
+	chart_pairs(ob, "changed", "Ops whose GPU kernel time changed most", p, n, pair_tip,
+		    &ctx);
 	html_section_end(ob);
 	diff_table(ob, &d);
-	report_html_footer(ob, rd);
+	report_html_footer(ob);
 	html_end(ob);
 	report_names_release(&rn);
 	free(p);

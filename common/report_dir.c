@@ -53,7 +53,9 @@ struct report_dir *report_dir_open(const char *path)
 	/* a trailing '/' would double in joined names */
 	for (size_t n = strlen(rd->path); n > 1 && rd->path[n - 1] == '/'; n--)
 		rd->path[n - 1] = 0;
-	if (report_dir_has(rd, "ranks.csv"))
+	/* a job: tl-ranks's folder, or TraceLens's multi-rank collective sheets */
+	if (report_dir_has(rd, "ranks.csv") || report_dir_has(rd, "straggler_summary.csv") ||
+	    report_dir_has(rd, "nccl_implicit_sync.csv"))
 		rd->kind = REPORT_JOB;
 	else if (report_dir_has(rd, "diff_stats.csv"))
 		rd->kind = REPORT_DIFF;
@@ -61,8 +63,9 @@ struct report_dir *report_dir_open(const char *path)
 		 report_dir_has(rd, "kernel_summary.csv"))
 		rd->kind = REPORT_TRACE;
 	else {
-		tl_warn("%s: not a report folder (no ranks.csv, diff_stats.csv, gpu_timeline.csv, "
-			"ops_summary.csv or kernel_summary.csv)", path);
+		tl_warn("%s: not a report folder (no ranks.csv, straggler_summary.csv, "
+			"nccl_implicit_sync.csv, diff_stats.csv, gpu_timeline.csv, ops_summary.csv "
+			"or kernel_summary.csv)", path);
 		report_dir_free(rd);
 		return NULL;
 	}

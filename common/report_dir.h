@@ -7,8 +7,10 @@
  *	double v = report_num(c, row, report_col(c, "Count"));     NaN if not a number
  *	report_dir_free(rd);
  *
- * Kinds: a job report (tl-ranks: ranks.csv, rank_K/, collectives/), a
- * tl-diff folder (diff_stats.csv), or one trace's report (tl-report, or
+ * Kinds: a job report (tl-ranks: ranks.csv, rank_K/, collectives/; or
+ * TraceLens's multi-rank collective sheets: straggler_summary.csv,
+ * nccl_implicit_sync.csv), a tl-diff folder (diff_stats.csv), or one
+ * trace's report (tl-report, or
  * TraceLens's own CSVs: gpu_timeline.csv, ops_summary.csv or
  * kernel_summary.csv).  A sheet that is there but cannot be read is
  * reported on stderr and rd->bad set; the page is drawn without it.

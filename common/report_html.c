@@ -44,9 +44,8 @@ void report_html_note(struct outbuf *ob, const char *s)
 	outbuf_puts(ob, "</p>\n");
 }
 
-void report_html_footer(struct outbuf *ob, const struct report_dir *rd)
+void report_html_footer(struct outbuf *ob)
 {
-	(void)rd;
 	outbuf_puts(ob, "<footer>Drawn by tl-html from this folder's sheets; the CSV files hold "
 		    "every row and the exact values.</footer>\n");
 }
@@ -469,12 +468,10 @@ static void bar_tip(struct svg *g, void *ctx, size_t i)
 	size_t n;
 	const char *cat = report_str(b->c, i, b->ccat, &n);
 
-	svg_tip(g, b->rn->s[i], b->rn->n[i] > 2000 ? 2000 : b->rn->n[i]);
-	if (b->rn->n[i] > 2000)
-		svg_tipf(g, "\xe2\x80\xa6 (%zu bytes)", b->rn->n[i]);
+	svg_tip_name(g, b->rn->s[i], b->rn->n[i]);
 	if (b->ccat >= 0 && n) {
 		svg_tipf(g, "\ncategory: ");
-		svg_tip(g, cat, n > 200 ? 200 : n);
+		svg_tip_name(g, cat, n);
 	}
 	svg_tipf(g, "\n%.3f %s", report_num(b->c, i, b->cval), b->unit);
 	if (b->ccount >= 0)
@@ -527,14 +524,13 @@ static void sheet_bars(struct outbuf *ob, const char *chart, const char *title,
 	free(bars);
 }
 
-static void section_categories(struct outbuf *ob, struct report_dir *rd, const struct cats *cs)
+static void section_categories(struct outbuf *ob, const struct cats *cs)
 {
 	struct bar_ctx b = { cs->c, NULL, report_col(cs->c, "total_direct_kernel_time_ms"),
 			     report_col(cs->c, "Percentage (%)"),
 			     report_col(cs->c, "Cumulative Percentage (%)"), cs->col,
 			     report_col(cs->c, "Count"), "ms", "the GPU kernel time of all ops" };
 
-	(void)rd;
 	if (cs->col < 0 || b.cval < 0)
 		return;
 	html_section(ob, "categories", "GPU kernel time by op category");
@@ -673,15 +669,15 @@ static void roof_tip(struct svg *g, void *ctx, size_t i)
 	double t = report_num(c, r, report_col(c, "Kernel Time (µs)_sum"));
 	double pr = report_num(c, r, report_col(c, "Pct Roofline_mean"));
 
-	svg_tip(g, rc->rn.s[i], rc->rn.n[i] > 2000 ? 2000 : rc->rn.n[i]);
+	svg_tip_name(g, rc->rn.s[i], rc->rn.n[i]);
 	s = report_str(c, r, report_col(c, "Input Dims"), &n);
 	if (n) {
 		svg_tipf(g, "\nshape: ");
-		svg_tip(g, s, n > 500 ? 500 : n);
+		svg_tip_name(g, s, n);
 	}
 	s = report_str(c, r, report_col(c, "op category"), &n);
 	svg_tipf(g, "\ncategory: ");
-	svg_tip(g, s, n > 200 ? 200 : n);
+	svg_tip_name(g, s, n);
 	svg_tipf(g, "\nGPU time %.3f \xc2\xb5s (%.1f %%) in %.0f calls", t,
 		 rc->total > 0 ? t / rc->total * 100 : 0,
 		 report_num(c, r, report_col(c, "operation_count")));
@@ -690,12 +686,12 @@ static void roof_tip(struct svg *g, void *ctx, size_t i)
 	if (!isnan(pr)) {
 		s = report_str(c, r, report_col(c, "Roofline Bound"), &n);
 		svg_tipf(g, "\n%.1f %% of roofline, ", pr);
-		svg_tip(g, s, n > 40 ? 40 : n);
+		svg_tip_name(g, s, n);
 	}
 	s = report_str(c, r, report_col(c, "Compute Spec"), &n);
 	if (n) {
 		svg_tipf(g, "\ncompute spec: ");
-		svg_tip(g, s, n > 40 ? 40 : n);
+		svg_tip_name(g, s, n);
 	}
 }
 
@@ -945,12 +941,12 @@ static void trace_page(struct report_dir *rd, struct outbuf *ob, const struct re
 	report_html_nav(ob, nid, ntitle, nn);
 	section_breakdown(ob, rd, &f);
 	section_strip(ob, rd);
-	section_categories(ob, rd, &cs);
+	section_categories(ob, &cs);
 	section_ops(ob, rd, &cs);
 	section_kernels(ob, rd, &cs);
 	section_roofline(ob, rd, &cs, &f, o->arch);
 	section_short(ob, rd, &f);
-	report_html_footer(ob, rd);
+	report_html_footer(ob);
 	html_end(ob);
 }
 

@@ -38,7 +38,7 @@ void report_html_nav(struct outbuf *ob, const char *const *ids, const char *cons
 		     size_t n);
 /* <p class="note">, the text escaped. */
 void report_html_note(struct outbuf *ob, const char *s);
-/* The footer: which folder and sheets the page was drawn from. */
-void report_html_footer(struct outbuf *ob, const struct report_dir *rd);
+/* The footer: where the page comes from, where the exact values are. */
+void report_html_footer(struct outbuf *ob);
 
 #endif

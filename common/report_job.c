@@ -21,6 +21,8 @@ struct job_rank {
 struct job {
 	struct job_rank *r;
 	size_t n;
+	int coll_dir;		/* the collective sheets are in collectives/ */
+	int timeline;		/* ranks.csv: per-rank GPU timelines */
 	const struct csv *coll;	/* collectives/nccl_implicit_sync */
 	size_t *slow;		/* its rows, slowest first */
 	size_t nslow;
@@ -34,6 +36,32 @@ static int truthy(const char *s, size_t n)
 	       (n == 4 && !memcmp(s, "true", 4)) || (n == 3 && !memcmp(s, "yes", 3));
 }
 
+/*
+ * Without ranks.csv (TraceLens's collective folder): the ranks of
+ * straggler_summary.csv, their wait and late arrivals, no timeline; a
+ * straggler as tl-ranks calls one: arrived last at max(1/2, 2/N) of the
+ * collectives or more.
+ */
+static void read_stragglers(struct report_dir *rd, struct job *j)
+{
+	const struct csv *c = report_dir_sheet(rd, j->coll_dir ? "collectives/straggler_summary"
+							   : "straggler_summary");
+	long cr = report_col(c, "rank"), cw = report_col(c, "total_wait_time_us");
+	long cl = report_col(c, "times_arrived_last"), cn = report_col(c, "num_collectives");
+
+	j->n = c && cr >= 0 ? c->nrows : 0;
+	j->r = xcalloc(j->n ? j->n : 1, sizeof(*j->r));
+	for (size_t i = 0; i < j->n; i++) {
+		struct job_rank *r = &j->r[i];
+		double ncoll = report_num(c, i, cn), share = 2.0 / (double)j->n;
+		r->rank = report_str(c, i, cr, &r->rank_len);
+		r->total = r->busy = r->idle = r->comp = r->xcomm = r->xmem = r->coll = NAN;
+		r->wait = report_num(c, i, cw);
+		r->last = report_num(c, i, cl);
+		r->straggler = ncoll > 0 && r->last / ncoll >= (share > 0.5 ? share : 0.5);
+	}
+}
+
 static void read_ranks(struct report_dir *rd, struct job *j)
 {
 	static const char *const names[] = {
@@ -44,7 +72,11 @@ static void read_ranks(struct report_dir *rd, struct job *j)
 	const struct csv *c = report_dir_sheet(rd, "ranks");
 	long col[9], cr = report_col(c, "rank"), cs = report_col(c, "straggler");
 
-	j->n = c ? c->nrows : 0;
+	if (!c) {
+		read_stragglers(rd, j);
+		return;
+	}
+	j->n = c->nrows;
 	j->r = xcalloc(j->n ? j->n : 1, sizeof(*j->r));
 	for (int k = 0; k < 9; k++)
 		col[k] = report_col(c, names[k]);
@@ -84,7 +116,8 @@ static int cmp_slow(const void *pa, const void *pb)
 /* The collectives by skew in start time + latency, slowest first. */
 static void read_collectives(struct report_dir *rd, struct job *j)
 {
-	const struct csv *c = report_dir_sheet(rd, "collectives/nccl_implicit_sync");
+	const struct csv *c = report_dir_sheet(rd, j->coll_dir ? "collectives/nccl_implicit_sync"
+							   : "nccl_implicit_sync");
 
 	j->coll = c;
 	sort_skew = report_col(c, "skew in start time");
@@ -133,6 +166,8 @@ static void job_stats(struct job *j)
 static void job_read(struct report_dir *rd, struct job *j)
 {
 	memset(j, 0, sizeof(*j));
+	j->coll_dir = report_dir_has(rd, "collectives");
+	j->timeline = report_dir_has(rd, "ranks.csv");
 	read_ranks(rd, j);
 	read_collectives(rd, j);
 	job_stats(j);
@@ -170,10 +205,15 @@ static void verdict(struct outbuf *ob, const struct job *j,
 		any = 1;
 	}
 	if (!isnan(j->mean_wait) && j->n) {
-		snprintf(buf, sizeof(buf), "%sRanks wait %.3f ms on average in collectives "
-			 "(%.1f %% of the mean GPU span); rank ", any ? " " : "", j->mean_wait / 1e3,
-			 j->mean_total > 0 ? j->mean_wait / j->mean_total * 100 : 0);
+		snprintf(buf, sizeof(buf), "%sRanks wait %.3f ms on average in collectives",
+			 any ? " " : "", j->mean_wait / 1e3);
 		text(ob, buf, strlen(buf));
+		if (j->mean_total > 0) {
+			snprintf(buf, sizeof(buf), " (%.1f %% of the mean GPU span)",
+				 j->mean_wait / j->mean_total * 100);
+			text(ob, buf, strlen(buf));
+		}
+		text(ob, "; rank ", 7);
 		put_rank(ob, &j->r[j->most_wait], text);
 		snprintf(buf, sizeof(buf), " waits most (%.3f ms), rank ",
 			 j->r[j->most_wait].wait / 1e3);
@@ -228,6 +268,14 @@ static void section_ranks(struct outbuf *ob, const struct job *j)
 	struct job_ctx ctx = { j, rows };
 
 	html_section(ob, "ranks", "GPU timeline per rank");
+	if (!j->timeline) {
+		report_html_note(ob, "No ranks.csv in this folder (TraceLens's collective sheets "
+				 "alone): no per-rank GPU timeline to draw.");
+		free(rows);
+		free(labels);
+		html_section_end(ob);
+		return;
+	}
 	for (size_t i = 0; i < j->n; i++) {
 		const struct job_rank *r = &j->r[i];
 		rank_label(labels[i], sizeof(labels[i]), r);
@@ -304,7 +352,7 @@ static void coll_tip(struct svg *g, void *ctx, size_t i)
 	svg_tipf(g, "\nskew in end time %.3f \xc2\xb5s, mean wait %.3f \xc2\xb5s, earliest rank ",
 		 report_num(s, r, report_col(s, "skew in end time")),
 		 report_num(s, r, report_col(s, "avg_wait_time")));
-	svg_tip(g, e, n > 40 ? 40 : n);
+	svg_tip_name(g, e, n);
 }
 
 static void coll_label(char *buf, size_t size, const struct csv *c, size_t r)
@@ -333,7 +381,7 @@ static void section_collectives(struct outbuf *ob, const struct job *j)
 
 	html_section(ob, "collectives", "Slowest collectives");
 	if (!j->coll) {
-		report_html_note(ob, "No collectives/nccl_implicit_sync.csv in this folder.");
+		report_html_note(ob, "No nccl_implicit_sync.csv in this folder.");
 		html_section_end(ob);
 		return;
 	}
@@ -458,7 +506,7 @@ void report_html_job(struct report_dir *rd, struct outbuf *ob)
 	section_wait(ob, &j);
 	section_collectives(ob, &j);
 	ranks_table(ob, rd, &j);
-	report_html_footer(ob, rd);
+	report_html_footer(ob);
 	html_end(ob);
 	job_free(&j);
 }
@@ -503,7 +551,12 @@ int report_md_job(struct report_dir *rd, struct outbuf *ob)
 	job_read(rd, &j);
 	outbuf_puts(ob, "# Job report: ");
 	md_text(ob, name, strlen(name));
-	outbuf_printf(ob, "\n\n- %zu ranks; each rank's report is in rank_K/\n\n**Verdict.** ", j.n);
+	if (j.timeline)
+		outbuf_printf(ob, "\n\n- %zu ranks; each rank's report is in rank_K/\n", j.n);
+	else
+		outbuf_printf(ob, "\n\n- %zu ranks (TraceLens's collective sheets: no per-rank "
+			      "GPU timeline)\n", j.n);
+	outbuf_puts(ob, "\n**Verdict.** ");
 	verdict(ob, &j, md_text);
 	outbuf_puts(ob, "\n\n## Ranks\n\nTimes in ms; busy and idle in % of the rank's GPU span.\n\n"
 		    "| rank | GPU span (ms) | busy % | computation (ms) | exposed comm (ms) | "

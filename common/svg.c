@@ -431,10 +431,7 @@ void svg_text_fitted(struct svg *g, double x, double y, enum svg_anchor a, const
 	display_escape(g->ob, s, k, DISPLAY_HTML);
 	if (k < n) {
 		outbuf_puts(g->ob, "\xe2\x80\xa6<title>");
-		/* a tooltip stays readable: the first 2000 bytes at most */
-		display_escape(g->ob, s, n > 2000 ? 2000 : n, DISPLAY_HTML);
-		if (n > 2000)
-			outbuf_printf(g->ob, "\xe2\x80\xa6 (%zu bytes)", n);
+		svg_tip_name(g, s, n);
 		outbuf_puts(g->ob, "</title>");
 	}
 	outbuf_puts(g->ob, "</text>\n");
@@ -500,6 +497,21 @@ void svg_path_title(struct svg *g)
 void svg_tip(struct svg *g, const char *s, size_t n)
 {
 	display_escape(g->ob, s, n, DISPLAY_HTML);
+}
+
+void svg_tip_name(struct svg *g, const char *s, size_t n)
+{
+	size_t k = n;
+
+	if (n > SVG_TIP_MAX) {
+		/* a tooltip stays readable: the first SVG_TIP_MAX bytes at most */
+		k = SVG_TIP_MAX;
+		while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--;
+	}
+	display_escape(g->ob, s, k, DISPLAY_HTML);
+	if (k < n)
+		outbuf_printf(g->ob, "\xe2\x80\xa6 (%zu bytes)", n);
 }
 
 /* Our own text: escaped line by line, the newlines kept as tooltip lines. */

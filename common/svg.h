@@ -144,6 +144,12 @@ void svg_path_begin(struct svg *g, const char *fill);
 void svg_path_rect(struct svg *g, double x, double y, double w, double h);
 void svg_path_title(struct svg *g);
 void svg_tip(struct svg *g, const char *s, size_t n);
+/*
+ * A name in a tooltip: at most SVG_TIP_MAX bytes of it (cut on a character
+ * boundary), then "… (N bytes)" if it was cut.
+ */
+#define SVG_TIP_MAX 2000
+void svg_tip_name(struct svg *g, const char *s, size_t n);
 void svg_tipf(struct svg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void svg_close(struct svg *g);
 

@@ -76,6 +76,18 @@ else
 	test_skip "TraceLens's CSVs" '../shared/corpus is absent'
 fi
 
+coll=$SHARED/corpus/multirank-nccl-a100x4/reference
+if have_shared && [ -d "$coll" ]; then
+	test_expect_success "TraceLens's multi-rank collective sheets: a job page without timelines" '
+		tl-html -o coll.html "$coll" && tl-html --md -o coll.md "$coll" &&
+		grep -F "no per-rank GPU timeline" coll.html &&
+		grep -F "Rank 2 is a straggler: it arrived last at 11 collectives" coll.md &&
+		check coll.html "$coll"
+	'
+else
+	test_skip "TraceLens's collective sheets" '../shared/corpus is absent'
+fi
+
 test_expect_success 'an unknown --arch: exit 1' '
 	test_must_fail tl-html --arch NoSuchGPU samp 2>err && grep NoSuchGPU err
 '

@@ -130,10 +130,14 @@ def trace_counts(d):
 def job_counts(d):
     want = {}
     ranks = sheet(d, "ranks")
+    sub = "collectives/" if os.path.isdir(os.path.join(d, "collectives")) else ""
     cols = ("computation_time_us", "exposed_comm_time_us", "exposed_memcpy_time_us", "idle_time_us")
-    want["ranks"] = sum(1 for r in ranks for c in cols if num(r[c]) > 0)
-    want["wait"] = len(ranks)
-    coll = sheet(d, "collectives/nccl_implicit_sync")
+    if ranks is not None:
+        want["ranks"] = sum(1 for r in ranks for c in cols if num(r[c]) > 0)
+        want["wait"] = len(ranks)
+    else:   # TraceLens's collective sheets: the ranks of the straggler summary
+        want["wait"] = len(sheet(d, sub + "straggler_summary") or [])
+    coll = sheet(d, sub + "nccl_implicit_sync")
     if coll is not None:
         def t(r):
             return max(num(r["skew in start time"]), 0) + max(num(r["comm_latency"]), 0)
@@ -149,7 +153,8 @@ def diff_counts(d):
 
 
 def expected(d):
-    if os.path.exists(os.path.join(d, "ranks.csv")):
+    if any(os.path.exists(os.path.join(d, f)) for f in
+           ("ranks.csv", "straggler_summary.csv", "nccl_implicit_sync.csv")):
         return job_counts(d)
     if os.path.exists(os.path.join(d, "diff_stats.csv")):
         return diff_counts(d)
