@@ -57,28 +57,92 @@ static void html_textz(struct outbuf *ob, const char *s, size_t n)
 
 /* ---- categories and their colours -------------------------------------- */
 
+/*
+ * The op categories of ops_summary_by_category.csv, in its order, each with
+ * its colour; sorted by name too, so that a lookup costs O(log n).
+ */
 struct cats {
 	const struct csv *c;
 	long col;
+	size_t *byname;		/* rows sorted by name, then row */
+	size_t *pal;		/* palette index per row; (size_t)-1: grey */
+	size_t n;
 };
 
-/* Categories in ops_summary_by_category order get the palette in turn; "other" grey. */
-static const char *cat_color(const struct cats *cs, const char *s, size_t n)
+static const struct cats *sort_cats;	/* qsort has no context argument */
+
+static int cmp_cat(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb, na, nb;
+	const char *sa = report_str(sort_cats->c, a, sort_cats->col, &na);
+	const char *sb = report_str(sort_cats->c, b, sort_cats->col, &nb);
+	int c = memcmp(sa, sb, na < nb ? na : nb);
+
+	if (c)
+		return c;
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static int is_other(const char *s, size_t n)
+{
+	return n == 5 && !memcmp(s, "other", 5);
+}
+
+/* Categories get the palette in turn, in the summary's order; "other" grey. */
+static void cats_init(struct cats *cs, const struct csv *c, long col)
 {
 	size_t k = 0;
 
-	if (n == 5 && !memcmp(s, "other", 5))
-		return chart_palette((size_t)-1);
-	for (size_t r = 0; cs->col >= 0 && r < cs->c->nrows; r++) {
+	cs->c = c, cs->col = col;
+	cs->n = c && col >= 0 ? c->nrows : 0;
+	cs->byname = xmalloc((cs->n ? cs->n : 1) * sizeof(*cs->byname));
+	cs->pal = xmalloc((cs->n ? cs->n : 1) * sizeof(*cs->pal));
+	for (size_t r = 0; r < cs->n; r++) {
 		size_t m;
-		const char *t = report_str(cs->c, r, cs->col, &m);
-		if (m == 5 && !memcmp(t, "other", 5))
-			continue;
-		if (m == n && !memcmp(t, s, n))
-			return chart_palette(k);
-		k++;
+		const char *t = report_str(c, r, col, &m);
+		cs->byname[r] = r;
+		cs->pal[r] = is_other(t, m) ? (size_t)-1 : k++;
 	}
-	return chart_palette((size_t)-1);
+	sort_cats = cs;
+	qsort(cs->byname, cs->n, sizeof(*cs->byname), cmp_cat);
+}
+
+static void cats_release(struct cats *cs)
+{
+	free(cs->byname);
+	free(cs->pal);
+}
+
+/* The summary's row of category s (its first, if repeated), or -1. */
+static long cats_find(const struct cats *cs, const char *s, size_t n)
+{
+	size_t lo = 0, hi = cs->n;
+
+	while (lo < hi) {	/* the first name >= s */
+		size_t mid = lo + (hi - lo) / 2, m;
+		const char *t = report_str(cs->c, cs->byname[mid], cs->col, &m);
+		int c = memcmp(t, s, m < n ? m : n);
+		if (c < 0 || (c == 0 && m < n))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < cs->n) {
+		size_t m;
+		const char *t = report_str(cs->c, cs->byname[lo], cs->col, &m);
+		if (m == n && !memcmp(t, s, n))
+			return (long)cs->byname[lo];
+	}
+	return -1;
+}
+
+static const char *cat_color(const struct cats *cs, const char *s, size_t n)
+{
+	long r = cats_find(cs, s, n);
+
+	return chart_palette(r < 0 ? (size_t)-1 : cs->pal[r]);
 }
 
 /* ops_summary's Categories cell, "['GEMM']": the first category in it. */
@@ -695,7 +759,80 @@ static void roof_tip(struct svg *g, void *ctx, size_t i)
 	}
 }
 
-/* The peaks to draw: those of the specs the points use, from the arch given or the folder. */
+/* Cell text comparison for sorting row indices (qsort has no context). */
+static const struct csv *sort_sheet;
+static long sort_column;
+static size_t sort_skip;	/* bytes of the cell to skip: a key's prefix */
+
+static int cmp_cell(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb, na, nb;
+	const char *sa = report_str(sort_sheet, a, sort_column, &na);
+	const char *sb = report_str(sort_sheet, b, sort_column, &nb);
+	int c;
+
+	sa += na >= sort_skip ? sort_skip : na, na -= na >= sort_skip ? sort_skip : na;
+	sb += nb >= sort_skip ? sort_skip : nb, nb -= nb >= sort_skip ? sort_skip : nb;
+	c = memcmp(sa, sb, na < nb ? na : nb);
+	if (c)
+		return c;
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void sort_rows(size_t *v, size_t n, const struct csv *c, long col, size_t skip)
+{
+	sort_sheet = c, sort_column = col, sort_skip = skip;
+	qsort(v, n, sizeof(*v), cmp_cell);
+}
+
+/* report_info.csv's peak_tflops:SPEC for spec, by binary search in keys (sorted). */
+static double info_peak(const struct csv *info, long ck, long cv, const size_t *keys, size_t nk,
+			const char *spec, size_t sn)
+{
+	size_t lo = 0, hi = nk;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, kn;
+		const char *k = report_str(info, keys[mid], ck, &kn) + 12;
+		int c;
+		kn -= 12;
+		c = memcmp(k, spec, kn < sn ? kn : sn);
+		if (c < 0 || (c == 0 && kn < sn))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < nk) {
+		size_t kn;
+		const char *k = report_str(info, keys[lo], ck, &kn);
+		if (kn == sn + 12 && !memcmp(k + 12, spec, sn))
+			return report_num(info, keys[lo], cv);
+	}
+	return NAN;
+}
+
+/* The rows of report_info.csv with a peak_tflops: key, sorted by spec. */
+static size_t *peak_keys(const struct csv *info, long ck, size_t *nk)
+{
+	size_t *k = xmalloc((info && info->nrows ? info->nrows : 1) * sizeof(*k));
+
+	*nk = 0;
+	for (size_t r = 0; info && ck >= 0 && r < info->nrows; r++) {
+		size_t n;
+		const char *key = report_str(info, r, ck, &n);
+		if (n >= 12 && !memcmp(key, "peak_tflops:", 12))
+			k[(*nk)++] = r;
+	}
+	sort_rows(k, *nk, info, ck, 12);
+	return k;
+}
+
+/*
+ * The peaks to draw: one per Compute Spec the points use, from the arch
+ * given or the folder's report_info.csv.  O(n log n) in points and facts.
+ */
 static size_t roofs_of(struct report_dir *rd, const struct perf_arch *arch, const struct csv *c,
 		       const size_t *row, size_t n, struct chart_roof **out, double *bw)
 {
@@ -703,37 +840,31 @@ static size_t roofs_of(struct report_dir *rd, const struct perf_arch *arch, cons
 	long cspec = report_col(c, "Compute Spec"), ck = report_col(info, "key");
 	long cv = report_col(info, "value");
 	struct chart_roof *r = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, nk, *keys = peak_keys(info, cv >= 0 ? ck : -1, &nk);
+	size_t *pts = xmalloc((n ? n : 1) * sizeof(*pts));
 
-	*bw = NAN;
-	if (arch)
-		*bw = arch->mem_bw_gbps;
+	*bw = arch ? arch->mem_bw_gbps : NAN;
 	for (size_t i = 0; !arch && ck >= 0 && cv >= 0 && i < info->nrows; i++) {
 		size_t kn;
 		const char *k = report_str(info, i, ck, &kn);
 		if (kn == 11 && !memcmp(k, "mem_bw_gbps", 11))
 			*bw = report_num(info, i, cv);
 	}
+	memcpy(pts, row, n * sizeof(*pts));
+	sort_rows(pts, n, c, cspec, 0);
 	for (size_t i = 0; i < n; i++) {
-		size_t sn, j;
-		const char *spec = report_str(c, row[i], cspec, &sn);
+		size_t sn, pn;
+		const char *spec = report_str(c, pts[i], cspec, &sn), *prev;
 		double peak = NAN;
-		for (j = 0; j < nr; j++)
-			if (strlen(r[j].spec) == sn && !memcmp(r[j].spec, spec, sn))
-				break;
-		if (!sn || j < nr)
-			continue;
+		prev = i ? report_str(c, pts[i - 1], cspec, &pn) : NULL;
+		if (!sn || (prev && pn == sn && !memcmp(prev, spec, sn)))
+			continue;	/* each spec once */
 		if (arch) {
 			char *z = xstrndup(spec, sn);
 			peak = perf_arch_peak(arch, z);
 			free(z);
-		}
-		for (size_t k = 0; !arch && ck >= 0 && cv >= 0 && k < info->nrows; k++) {
-			size_t kn;
-			const char *key = report_str(info, k, ck, &kn);
-			if (kn == sn + 12 && !memcmp(key, "peak_tflops:", 12) &&
-			    !memcmp(key + 12, spec, sn))
-				peak = report_num(info, k, cv);
+		} else if (cv >= 0) {
+			peak = info_peak(info, ck, cv, keys, nk, spec, sn);
 		}
 		if (!(peak > 0))
 			continue;
@@ -741,6 +872,8 @@ static size_t roofs_of(struct report_dir *rd, const struct perf_arch *arch, cons
 		r[nr].spec = xstrndup(spec, sn);
 		r[nr++].tflops = peak;
 	}
+	free(pts);
+	free(keys);
 	*out = r;
 	return nr;
 }
@@ -774,41 +907,42 @@ static void roofline_note(struct outbuf *ob, const struct report_facts *f,
 static void category_legend(struct outbuf *ob, const struct cats *cs, const struct csv *c,
 			    long cc, const size_t *row, size_t n)
 {
-	int any = 0;
+	unsigned char *used = xcalloc(cs->n ? cs->n : 1, 1);
+	int any = 0, unknown = 0;
 
-	for (size_t r = 0; cs->col >= 0 && r < cs->c->nrows; r++) {
-		size_t m, k, pn;
+	for (size_t k = 0; k < n; k++) {
+		size_t pn;
+		const char *p = report_str(c, row[k], cc, &pn);
+		long r = cats_find(cs, p, pn);
+		if (r >= 0)
+			used[r] = 1;
+		else
+			unknown = 1;
+	}
+	for (size_t r = 0; r < cs->n; r++) {
+		size_t m;
 		const char *cat = report_str(cs->c, r, cs->col, &m);
-		for (k = 0; k < n; k++) {
-			const char *p = report_str(c, row[k], cc, &pn);
-			if (pn == m && !memcmp(p, cat, m))
-				break;
-		}
-		if (k == n)
+		if (!used[r] || (long)r != cats_find(cs, cat, m))
 			continue;
 		outbuf_puts(ob, any ? "" : "<div class=\"legend\">");
 		any = 1;
 		outbuf_puts(ob, "<span><i style=\"background:");
-		outbuf_puts(ob, cat_color(cs, cat, m));
+		outbuf_puts(ob, chart_palette(cs->pal[r]));
 		outbuf_puts(ob, "\"></i>");
 		html_text(ob, cat, m > 100 ? 100 : m);
 		outbuf_puts(ob, "</span>");
 	}
 	/* points whose category the summary does not list are grey */
-	for (size_t k = 0; k < n; k++) {
-		size_t pn;
-		const char *p = report_str(c, row[k], cc, &pn);
-		if (strcmp(cat_color(cs, p, pn), chart_palette((size_t)-1)))
-			continue;
+	if (unknown) {
 		outbuf_puts(ob, any ? "" : "<div class=\"legend\">");
 		any = 1;
 		outbuf_puts(ob, "<span><i style=\"background:");
 		outbuf_puts(ob, chart_palette((size_t)-1));
 		outbuf_puts(ob, "\"></i>other categories</span>");
-		break;
 	}
 	if (any)
 		outbuf_puts(ob, "</div>\n");
+	free(used);
 }
 
 static void section_roofline(struct outbuf *ob, struct report_dir *rd, const struct cats *cs,
@@ -916,12 +1050,13 @@ static void trace_page(struct report_dir *rd, struct outbuf *ob, const struct re
 	struct report_facts f;
 	struct report_text t;
 	struct cats cs;
+	const struct csv *catsheet;
 	char *verdict, *title;
 
 	report_facts_get(&f, rd);
 	t = report_title(rd, &f);
-	cs.c = report_dir_sheet(rd, "ops_summary_by_category");
-	cs.col = report_col(cs.c, "op category");
+	catsheet = report_dir_sheet(rd, "ops_summary_by_category");
+	cats_init(&cs, catsheet, report_col(catsheet, "op category"));
 	title = xmalloc(t.n + 32);
 	snprintf(title, t.n + 32, "tl report: %.*s", (int)(t.n > 200 ? 200 : t.n), t.s);
 	html_begin(ob, title);
@@ -948,6 +1083,7 @@ static void trace_page(struct report_dir *rd, struct outbuf *ob, const struct re
 	section_short(ob, rd, &f);
 	report_html_footer(ob);
 	html_end(ob);
+	cats_release(&cs);
 }
 
 int report_html_write(struct report_dir *rd, struct outbuf *ob, const struct report_html_opts *o)
