@@ -17,7 +17,7 @@ test_expect_success 'both spellings and the = form give the same report' '
 	tl-report -o b --include-overlap-info --group-by-num-kernels \
 		--micro-idle-thresh-us 10 --include-first-occurrence-time trace.json >/dev/null 2>err &&
 	(cd a && ls) >la && (cd b && ls) >lb && test_cmp la lb &&
-	for f in $(cat la); do cmp "a/$f" "b/$f" || exit 1; done &&
+	for f in $(cat la); do case $f in *.csv) cmp "a/$f" "b/$f" || exit 1 ;; esac; done &&
 	grep -q "^micro_idle_time," a/gpu_timeline.csv &&
 	test -f a/ops_unique_args_kl_overlap.csv &&
 	head -1 a/ops_unique_args.csv | grep -q ",num_kernels,operation_count,first_occurrence_time,"
