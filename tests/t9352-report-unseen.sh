@@ -8,7 +8,8 @@
 # Inputs, so no elementwise metrics; short kernels all dropped by pandas'
 # dropna, so short_kernels_summary's two-row header); then TraceLens's
 # report options on the vLLM trace and on NCCL rank 1 (reference-options'
-# flags; vllm-options/, nccl1-options/).  coll_analysis is the
+# flags; vllm-options/, nccl1-options/), and --comparison_json_path on
+# the TraceDiff pair (tracediff-comparison/).  coll_analysis is the
 # collective analysis's sheet (tl-coll's tests): compared when written.
 . "$TL_SRC/tests/lib.sh"
 
@@ -59,6 +60,15 @@ if [ -f "$case/ranks/rank1.json.gz" ]; then
 	test_expect_success 'NCCL rank 1: the overlap sheets and micro-idle split match TraceLens'"'"'s' '
 		rm -rf out-nccl1-opt && tl-report $opts -o out-nccl1-opt "$case/ranks/rank1.json.gz" >path.out 2>err &&
 		conform out-nccl1-opt "$TEST_DIR/nccl1-options"
+	'
+fi
+case=$SHARED/corpus/tracediff-timesformer-mi300-vs-h100
+if [ -f "$case/trace2.json.gz" ]; then
+	test_expect_success 'timesformer MI300 vs H100: --comparison_json_path'"'"'s columns match TraceLens'"'"'s' '
+		rm -rf out-cmp && tl-report --no-coll -o out-cmp --comparison_json_path "$case/trace2.json.gz" \
+			"$case/trace1.json.gz" >path.out 2>err &&
+		conform out-cmp "$TEST_DIR/tracediff-comparison" &&
+		test -s out-cmp/diff_stats.csv
 	'
 fi
 test_expect_success 'no short kernel left after dropna: TraceLens'"'"'s two header rows' '
