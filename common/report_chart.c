@@ -295,7 +295,8 @@ static void rf_compute_roofs(struct svg *g, const struct rf_plot *pl,
 	struct chart_roof *r = xmalloc((n ? n : 1) * sizeof(*r));
 	double last_y = -INFINITY;
 
-	memcpy(r, roofs, n * sizeof(*r));
+	if (n)	/* no arch table: roofs is NULL */
+		memcpy(r, roofs, n * sizeof(*r));
 	qsort(r, n, sizeof(*r), cmp_roof);	/* highest first: labels go down the page */
 	for (size_t i = 0; i < n; i++) {
 		double x0 = pl->bw > 0 ? fmax(pl->xlo, r[i].tflops / pl->bw) : pl->xlo;
