@@ -9,8 +9,11 @@
 #   DEVELOPER=0         drop -Werror (default is on: warnings are errors)
 #   CC, CFLAGS, LDFLAGS the usual
 #   T=PATTERN           make check T='t1*' runs only the matching tests
+#   FUZZ_S=60           make fuzz: seconds per libFuzzer harness (tests/fuzz/)
+#   FUZZ_T=PATTERN      make fuzz: only the matching harnesses (fuzz-cat)
+#   FUZZ=1              (used by make fuzz) clang + libFuzzer build in build/fuzz
 #
-# Targets: all (default), check, bench, report TRACE=path, install, clean.
+# Targets: all (default), check, bench, fuzz, report TRACE=path, install, clean.
 -include config.mak
 
 PREFIX   ?= /usr/local
@@ -41,10 +44,24 @@ OUTBIN   = build/san/bin
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else ifeq ($(FUZZ),1)
+# make fuzz: libtl instrumented for libFuzzer; the harnesses get its main()
+BUILD    = build/fuzz
+OUTBIN   = build/fuzz/bin
+CC       = $(FUZZ_CC)
+WARN     = -Wall -Wextra
+ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_MAIN = -fsanitize=fuzzer
 else
 BUILD    = build/opt
 OUTBIN   = bin
 endif
+
+FUZZ_CC ?= clang-14
+FUZZ_S  ?= 60
+FUZZ_T  ?= fuzz-*
 
 APT_LINE = apt-get install -y libjsmn-dev zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
 
@@ -71,11 +88,16 @@ LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 LIB       = $(BUILD)/libtl.a
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNITS     = $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
+# libFuzzer harnesses: with FUZZ=1 fuzzers, otherwise linked with
+# tests/fuzz/replay.c to replay the committed inputs in make check
+FUZZ_SRC  = $(wildcard tests/fuzz/fuzz-*.c)
+FUZZERS   = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_MAIN ?= $(BUILD)/tests/fuzz/replay.o
 SCRIPTS   = $(wildcard scripts/tl-*)
 MAN1      = $(wildcard man/*.1)
 MAN5      = $(wildcard man/*.5)
 
-all: $(BINS) $(UNITS)
+all: $(BINS) $(UNITS) $(FUZZERS)
 
 $(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -93,6 +115,13 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/fuzz.h
+$(BUILD)/tests/fuzz/%.o: ALL_CFLAGS += -DFUZZ_SHARE='"$(CURDIR)/share/tl"'
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB) $(filter %.o,$(FUZZ_MAIN))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_MAIN) $(LIB) $(LIBS)
+
 check: all
 	@TL_BIN=$(CURDIR)/$(OUTBIN) TL_UNIT=$(CURDIR)/$(BUILD)/unit \
 	 TL_SAN=$(SAN) sh tests/run.sh $(T)
@@ -105,6 +134,15 @@ bench: all
 report: all
 	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report \
 		$(if $(TRACE),$(TRACE),-o build/sample_perf_report_csvs share/tl/sample/trace.json)
+
+# make fuzz FUZZ_S=N: every harness of tests/fuzz/ for N seconds (clang-14
+# and libFuzzer from libclang-rt-14-dev, installed by scripts/deps.sh as root)
+fuzz:
+	@sh scripts/deps.sh clang-14 libclang-rt-14-dev
+	$(MAKE) FUZZ=1 fuzzers
+	nice -n 19 sh tests/fuzz/run.sh -t $(FUZZ_S) '$(FUZZ_T)'
+
+fuzzers: $(FUZZERS)
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -121,5 +159,5 @@ install: all
 clean:
 	rm -rf build bin tests/trash
 
-.PHONY: all check bench report install clean
+.PHONY: all check bench fuzz fuzzers report install clean
 .SECONDARY:
