@@ -12,6 +12,7 @@
 #include "err.h"
 #include "cat_input.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 #define PEEK_SIZE (64u << 10)	/* bytes read to tell the format */
@@ -447,7 +448,7 @@ static int ar_list(struct cat_input *in)
 		set_err(in, "%s", "archive holds no *.json or *.json.gz member");
 		return -1;
 	}
-	qsort(in->m, in->nm, sizeof(*in->m), member_cmp);
+	tl_qsort(in->m, in->nm, sizeof(*in->m), member_cmp);
 	return 0;
 }
 

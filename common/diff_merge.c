@@ -4,6 +4,7 @@
 
 #include "diff_merge.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 #define UNSET (NT_NONE - 1)
@@ -175,7 +176,7 @@ static void sort_by_ts(const struct diff_merge *tm, int side, struct vec *v)
 		r[k].pos = k;
 		r[k].uid = v->v[k];
 	}
-	qsort(r, v->n, sizeof(*r), cmp_tsref);
+	tl_qsort(r, v->n, sizeof(*r), cmp_tsref);
 	for (size_t k = 0; k < v->n; k++)
 		v->v[k] = r[k].uid;
 	free(r);
@@ -310,7 +311,7 @@ static void bfs_levels(struct diff_merge *tm, int side, uint32_t uid, struct lev
 			}
 		}
 		if (lv->names.n > lv->off[d])	/* never qsort(NULL, 0) */
-			qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d],
+			tl_qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d],
 			      sizeof(uint32_t), cmp_u32);
 		lv->off[d + 1] = (uint32_t)lv->names.n;
 		lv->n = d + 1;
@@ -392,8 +393,8 @@ static void resolve_group(struct diff_merge *tm, struct group *g, const uint32_t
 	struct scored *sp = xmalloc(st_mult(st_mult(n1, n2), sizeof(*sp)));
 	uint8_t *a1 = xcalloc(n1, 1), *a2 = xcalloc(n2, 1);
 
-	qsort(g->i1.v, n1, sizeof(uint32_t), cmp_u32);
-	qsort(g->i2.v, n2, sizeof(uint32_t), cmp_u32);
+	tl_qsort(g->i1.v, n1, sizeof(uint32_t), cmp_u32);
+	tl_qsort(g->i2.v, n2, sizeof(uint32_t), cmp_u32);
 	for (size_t a = 0; a < n1; a++)
 		bfs_levels(tm, 0, c1[g->i1.v[a]], &l1[a]);
 	for (size_t b = 0; b < n2; b++)
@@ -406,7 +407,7 @@ static void resolve_group(struct diff_merge *tm, struct group *g, const uint32_t
 			sp[np].not_orig = !hmap_get(orig, pair_key((int32_t)g->i1.v[a],
 								 (int32_t)g->i2.v[b]), NULL);
 		}
-	qsort(sp, np, sizeof(*sp), cmp_scored);
+	tl_qsort(sp, np, sizeof(*sp), cmp_scored);
 	for (size_t k = 0; k < np && got < want; k++) {
 		if (a1[sp[k].i] || a2[sp[k].j])
 			continue;

@@ -10,6 +10,7 @@
 #include "py_fmt.h"
 #include "diff_report.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 enum { K_NAME, K_COUNT, K_CPU, K_UID, K_SRC, K_DIMS, K_STRIDES, K_TYPES, K_CONCRETE,
@@ -177,7 +178,7 @@ static double union_length(const struct tree_read *t, const uint32_t *u, size_t 
 		m++;
 	}
 	/* merge_intervals sorts stably; equal starts give the same union either way */
-	qsort(iv, m, sizeof(*iv), cmp_ival);
+	tl_qsort(iv, m, sizeof(*iv), cmp_ival);
 	for (size_t k = 0; k < m; k = k) {
 		s = iv[k].s, e = iv[k].e;
 		for (k++; k < m && iv[k].s <= e; k++)
@@ -477,7 +478,7 @@ static void build_groups(struct diff_report *td)
 	for (size_t k = 0; k < td->nrows; k++)
 		ix[k] = k;
 	cmp_td = td;
-	qsort(ix, td->nrows, sizeof(*ix), cmp_rowkey);
+	tl_qsort(ix, td->nrows, sizeof(*ix), cmp_rowkey);
 	td->g = xcalloc(td->nrows + 1, sizeof(*td->g));
 	for (size_t k = 0; k < td->nrows;) {
 		struct diff_report_group *g = &td->g[td->ng++];
@@ -506,7 +507,7 @@ static void build_groups(struct diff_report *td)
 	free(ix);
 	for (size_t k = 0; k < td->ng; k++)
 		group_keys(td, &td->g[k]);
-	qsort(td->g, td->ng, sizeof(*td->g), cmp_group);
+	tl_qsort(td->g, td->ng, sizeof(*td->g), cmp_group);
 }
 
 /* ---- rename map (get_rename_map / find_common_name) ---- */
@@ -904,7 +905,7 @@ static void json_list(struct outbuf *ob, const char **v, size_t n, int indent)
 {
 	size_t out = 0;
 
-	qsort(v, n, sizeof(*v), cmp_strp);
+	tl_qsort(v, n, sizeof(*v), cmp_strp);
 	if (!n) {
 		outbuf_puts(ob, "[]");
 		return;
@@ -944,7 +945,7 @@ void diff_report_write_map_side(struct diff_report *td, struct outbuf *ob, int s
 		kv[n].key = td->g[k].key[K_CPU];
 		kv[n++].val = td->g[k].key[K_NAME];
 	}
-	qsort(kv, n, sizeof(*kv), cmp_kv);
+	tl_qsort(kv, n, sizeof(*kv), cmp_kv);
 	outbuf_putc(ob, '{');
 	for (size_t k = 0; k < n;) {
 		size_t e = k, nv = 0;
@@ -1276,7 +1277,7 @@ void diff_report_write_summary(struct diff_report *td, struct outbuf *ob, int to
 		tot[0] += ls[k].t[0], tot[1] += ls[k].t[1];
 		absum += fabs(ls[k].t[1] - ls[k].t[0]);
 	}
-	qsort(ls, n, sizeof(*ls), cmp_lca_sum);
+	tl_qsort(ls, n, sizeof(*ls), cmp_lca_sum);
 	outbuf_printf(ob, "points of difference: %zu; GPU time under them: trace1 %.3f us, "
 		      "trace2 %.3f us, change %+.3f us\n", nn, tot[0], tot[1], tot[1] - tot[0]);
 	outbuf_puts(ob, "   change_us  share  trace1_us  trace2_us  count  lowest common ancestor\n");

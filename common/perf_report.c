@@ -9,6 +9,7 @@
 #include "py_repr.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 const char *const perf_report_names[] = {
@@ -186,7 +187,7 @@ static void kernel_summary_cells(const struct perf_report *pr, uint32_t *const *
 		ks[i].median = np_median(d, cnt);
 	}
 	kst_pr = pr;
-	qsort(ks, m, sizeof(*ks), cmp_kstat);
+	tl_qsort(ks, m, sizeof(*ks), cmp_kstat);
 	pystr_addc(full, '[');
 	pystr_addc(trunc, '[');
 	for (i = 0; i < m; i++) {
@@ -279,7 +280,7 @@ static size_t *order_desc(const double *val, const uint32_t *tie, size_t n)
 		o[i] = i;
 	sort_val = val;
 	sort_tie = tie;
-	qsort(o, n, sizeof(*o), cmp_desc);
+	tl_qsort(o, n, sizeof(*o), cmp_desc);
 	sort_tie = NULL;
 	return o;
 }
@@ -641,7 +642,7 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 	for (i = 0; i < ng; i++)
 		keyo[i] = i;
 	ks_rows = r; ks_pr = pr; ks_g = g;
-	qsort(keyo, ng, sizeof(*keyo), cmp_kgroup);
+	tl_qsort(keyo, ng, sizeof(*keyo), cmp_kgroup);
 	sum = xcalloc(ng + 1, sizeof(*sum));
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, keyo[i], &n);
@@ -815,7 +816,7 @@ static int write_short_summary(struct perf_report *pr, struct sheet *sh)
 		sg[i].pct = sg[i].sum / (total_ms * 1e3) * 100;
 		sg[i].gi = i;
 	}
-	qsort(sg, ng, sizeof(*sg), cmp_sgroup);
+	tl_qsort(sg, ng, sizeof(*sg), cmp_sgroup);
 	if (gpu_only)
 		sheet_header(sh, cols + 4, 5);
 	else

@@ -12,6 +12,7 @@
 #include "py_fmt.h"
 #include "py_repr.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* One event's metrics: TraceLens compute_perf_metrics (TP:387-531). */
@@ -147,7 +148,7 @@ static void row_kernels(const struct perf_sheet *ps, uint32_t uid, int bwd, stru
 	}
 	sort_ps = ps;
 	if (n)
-		qsort(k, n, sizeof(*k), cmp_ts);
+		tl_qsort(k, n, sizeof(*k), cmp_ts);
 	/* one GPU event reached through two backward roots counts once */
 	for (size_t i = 0; i < n; i++)
 		if (!m || k[m - 1] != k[i])
@@ -732,7 +733,7 @@ int perf_sheet_write(struct perf_sheet *ps, const char *name, struct sheet *sh)
 		grp[i].ksum = np_sum(v, grp[i].n);
 		free(v);
 	}
-	qsort(grp, ng, sizeof(*grp), cmp_pgroup);
+	tl_qsort(grp, ng, sizeof(*grp), cmp_pgroup);
 	header(ps, sh, pc, np, rl);
 	for (size_t i = 0; i < ng; i++)
 		group_row(ps, sh, t, &grp[i], pc, np, rl);

@@ -7,6 +7,7 @@
 #include "py_repr.h"
 #include "perf_tree.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static const struct node *N(const struct perf_tree *tp, uint32_t uid)
@@ -54,7 +55,7 @@ static void build_gpu_events(struct perf_tree *tp)
 		if (linked_gpu(&ns->node[i]))
 			g[ng++] = (uint32_t)i;
 	sort_tp = tp;
-	qsort(g, ng, sizeof(*g), cmp_by_parent);
+	tl_qsort(g, ng, sizeof(*g), cmp_by_parent);
 	for (i = 0; i < ng; i++)
 		for (int32_t a = ns->node[g[i]].parent; a >= 0; a = ns->node[a].parent)
 			tp->ge_off[a + 1]++;
@@ -100,7 +101,7 @@ static void build_children(struct perf_tree *tp)
 	for (i = 0; i < ns->n; i++)
 		tp->ch_off[i + 1] += tp->ch_off[i];
 	sort_tp = tp;
-	qsort(tp->ch, nc, sizeof(*tp->ch), cmp_child);
+	tl_qsort(tp->ch, nc, sizeof(*tp->ch), cmp_child);
 }
 
 const uint32_t *perf_tree_gpu_events(const struct perf_tree *tp, uint32_t uid, uint32_t *n)
@@ -173,7 +174,7 @@ static void finish_launcher(struct perf_tree *tp, struct launcher *L)
 	L->direct_us = perf_tree_busy(tp, L->kern, L->nkern);
 	L->subtree_us = perf_tree_busy(tp, ge, n);
 	sort_tp = tp;
-	qsort(L->kern, L->nkern, sizeof(*L->kern), cmp_kern_ts);
+	tl_qsort(L->kern, L->nkern, sizeof(*L->kern), cmp_kern_ts);
 	L->category = perf_ops_categorize(tp->db, name_of(tp, L->uid),
 				      L->nkern ? name_of(tp, L->kern[0]) : NULL);
 }
@@ -210,7 +211,7 @@ static void build_launchers(struct perf_tree *tp)
 	for (i = 0; i < tp->nlaunch; i++)
 		finish_launcher(tp, &tp->launch[i]);
 	sort_tp = tp;
-	qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
+	tl_qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
 	for (i = 0; i < tp->nlaunch; i++)
 		tp->launcher_of[tp->launch[i].uid] = (int32_t)i;
 }
@@ -504,7 +505,7 @@ void perf_tree_unified(struct perf_tree *tp)
 		if (N(tp, i)->flags & NF_ROOT)
 			roots[nr++] = i;
 	sort_tp = tp;
-	qsort(roots, nr, sizeof(*roots), cmp_root_ts);
+	tl_qsort(roots, nr, sizeof(*roots), cmp_root_ts);
 	for (uint32_t i = 0; i < nr; i++)
 		traverse(&u, roots[i]);
 	add_orphans(&u);

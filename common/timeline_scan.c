@@ -12,6 +12,7 @@
 #include "strpool.h"
 #include "timeline.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* One GPU event: all tl-timeline keeps of it (about 80 bytes). */
@@ -245,7 +246,7 @@ static struct group *make_groups(struct scan *s, size_t *ngroups, size_t **order
 	}
 	keymap_release(&m);
 	sort_pool = s->sp;
-	qsort(g, ng, sizeof(*g), cmp_group);
+	tl_qsort(g, ng, sizeof(*g), cmp_group);
 	rank = xcalloc(ng ? ng : 1, sizeof(*rank));
 	for (size_t k = 0; k < ng; k++) {
 		rank[g[k].idx] = k;

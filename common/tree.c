@@ -14,6 +14,7 @@
 #include "strpool.h"
 #include "tree.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 enum { KEY_UNDECIDED = -1, KEY_CORR = 0, KEY_EXT = 1 };
@@ -454,7 +455,7 @@ static void build_stacks(struct tree *t, uint32_t *tail)
 			ord[nord++] = (uint32_t)i;
 	sort_base = t->node;
 	if (nord)
-		qsort(ord, nord, sizeof(*ord), by_ts);
+		tl_qsort(ord, nord, sizeof(*ord), by_ts);
 	for (i = 0; i < nord; i++)
 		place(t, &th[t->node[ord[i]].pidtid], ord[i], tail);
 	for (i = 0; i < nthreads; i++)
@@ -592,7 +593,7 @@ static void link_fwd_bwd(struct tree *t)
 	size_t i = 0, j;
 
 	if (t->nseq)
-		qsort(t->seq, t->nseq, sizeof(*t->seq), by_seq);
+		tl_qsort(t->seq, t->nseq, sizeof(*t->seq), by_seq);
 	while (i < t->nseq) {
 		for (j = i; j < t->nseq && t->seq[j].seq == t->seq[i].seq; j++)
 			;
@@ -752,7 +753,7 @@ static double busy(double *iv, size_t n)
 
 	if (!n)
 		return 0;
-	qsort(iv, n, 2 * sizeof(*iv), by_start);
+	tl_qsort(iv, n, 2 * sizeof(*iv), by_start);
 	s = iv[0];
 	e = iv[1];
 	for (i = 1; i < n; i++) {
