@@ -115,6 +115,15 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
+# Objects that embed SHAREDIR are rebuilt when it changes, so that
+# "make; make install PREFIX=/opt/tl" installs programs that look in
+# /opt/tl/share/tl: the stamp file holds the value of the last build.
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+SHAREDIR_STAMP := $(shell mkdir -p $(BUILD) && echo '$(SHAREDIR)' | \
+	cmp -s - $(BUILD)/sharedir 2>/dev/null || echo '$(SHAREDIR)' >$(BUILD)/sharedir)
+endif
+$(BUILD)/common/share.o: $(BUILD)/sharedir
+
 $(BUILD)/tests/fuzz/%.o: tests/fuzz/fuzz.h
 $(BUILD)/tests/fuzz/%.o: ALL_CFLAGS += -DFUZZ_SHARE='"$(CURDIR)/share/tl"'
 

@@ -21,7 +21,15 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-diff [-hps] [-n N] [-o DIR] [--prune-non-gpu] [--python] BASELINE VARIANT";
+	"usage: tl-diff [-hps] [-n N] [-o DIR] [--prune-non-gpu] [--python] BASELINE VARIANT\n"
+	"\n"
+	"  -h, --help           print this help and exit\n"
+	"  -n, --top N          lines of the --summary table (10; 0 for all)\n"
+	"  -o, --output DIR     write TraceDiff's six files into DIR\n"
+	"  -p, --print          write the merged tree to standard output\n"
+	"  -s, --summary        print where the two differ most (the default)\n"
+	"      --prune-non-gpu  leave out roots with no GPU work on either side\n"
+	"      --python         build trace operands' trees with python frames";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

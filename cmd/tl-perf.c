@@ -20,7 +20,19 @@
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
 	"               [--ops FILE] [-o DIR] [-s SHEET]... [--short-kernel-us N]\n"
-	"               [--topk N] [FILE]";
+	"               [--topk N] [FILE]\n"
+	"\n"
+	"  -h, --help                 print this help and exit\n"
+	"  -l, --list                 list the sheet names and exit\n"
+	"  -o, --output DIR           write the sheets into DIR\n"
+	"  -s, --sheet SHEET          write this sheet (repeatable; one: to stdout)\n"
+	"      --all-gpu              count GPU events without a launch in the total\n"
+	"      --arch NAME|FILE|auto  add the roofline columns for this GPU table\n"
+	"      --bins N               bins of the short-kernel histogram (100)\n"
+	"      --csv                  write TraceLens-exact CSV, not tl TSV sheets\n"
+	"      --ops FILE             op categories and models from FILE, not ops.tsv\n"
+	"      --short-kernel-us N    threshold of the short-kernel sheets (10)\n"
+	"      --topk N               keep the first N rows of short_kernels_summary";
 
 static const struct option longopts[] = {
 	{ "all-gpu", no_argument, NULL, 'A' },

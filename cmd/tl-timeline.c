@@ -12,7 +12,15 @@
 
 static const char usage[] =
 	"usage: tl-timeline [-hv] [--all-gpu] [--csv] [--micro-idle US] [--per-gpu]\n"
-	"                   [--per-stream] [FILE]";
+	"                   [--per-stream] [FILE]\n"
+	"\n"
+	"  -h, --help           print this help and exit\n"
+	"  -v, --verbose        print each trace's row, GPU and linked event counts\n"
+	"      --all-gpu        count every GPU event, linked to a launch or not\n"
+	"      --csv            write TraceLens's gpu_timeline.csv exactly\n"
+	"      --micro-idle US  split idle time at gaps of US microseconds\n"
+	"      --per-gpu        one breakdown per GPU\n"
+	"      --per-stream     one breakdown per GPU and stream";
 
 enum { OPT_ALL_GPU = 256, OPT_CSV, OPT_MICRO_IDLE, OPT_PER_GPU, OPT_PER_STREAM };
 

@@ -20,7 +20,10 @@
 
 static const char usage[] =
 	"usage: tl-xlsx [-h] [-o FILE] DIR\n"
-	"       tl-xlsx [-h] [-o FILE] CSV ...";
+	"       tl-xlsx [-h] [-o FILE] CSV ...\n"
+	"\n"
+	"  -h, --help         print this help and exit\n"
+	"  -o, --output FILE  write the workbook to FILE (- for stdout; default DIR.xlsx)";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
