@@ -10,9 +10,10 @@
 #   dictionary tests/fuzz/dict/D.dict, D from the harness's "Dictionary: D"
 #   findings   build/fuzz/findings/NAME/ (crash-*, leak-*, timeout-*, oom-*)
 #   log        build/fuzz/log/NAME.log
-# Each run appends a line to build/fuzz/history.tsv (date, harness, seconds,
-# executions, coverage, features, corpus size, findings) so that the total
-# fuzzing time can be added up.  Exits 1 if any harness found something.
+# Each run appends a line to build/fuzz/history.tsv (date, harness, wall
+# seconds, CPU seconds, executions, coverage, features, corpus size, new
+# findings) so that the total fuzzing time can be added up.  Exits 1 if any
+# harness found something new.
 src=$(cd "$(dirname "$0")/../.." && pwd)
 secs=60
 while [ $# -gt 0 ]; do
@@ -22,6 +23,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 pattern=${1:-fuzz-*}
+# CPU seconds used by this shell's children so far (times(1): 2nd line)
+cpu_seconds() {
+	times | awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%d\n", t }'
+}
 out=$src/build/fuzz
 found=0 ran=0
 mkdir -p "$out/log"
@@ -40,25 +48,28 @@ for bin in "$out"/fuzz/$pattern; do
 	# -timeout: a run over 10 s is a finding (the judge allows 20 s on
 	# held-out inputs); stderr of the code under test is closed (every bad
 	# input has a message), libFuzzer's own output and reports are kept.
+	touch "$out/.start"
+	cpu0=$(cpu_seconds)
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$findings/" \
 		"$@" >"$out/log/$name.log" 2>&1
 	rc=$?
+	cpu=$(($(cpu_seconds) - cpu0))
 	ran=$((ran + 1))
 	stats=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' "$out/log/$name.log" | tail -n 1)
 	cov=$(echo "$stats" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$stats" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log/$name.log")
 	ncorp=$(find "$corpus" -type f | wc -l | tr -d ' ')
-	nfind=$(find "$findings" -type f | wc -l | tr -d ' ')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" \
-		"$secs" "${execs:-0}" "${cov:-?}" "${ft:-?}" "$ncorp" "$nfind" >>"$out/history.tsv"
+	nfind=$(find "$findings" -type f -newer "$out/.start" | wc -l | tr -d ' ')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" \
+		"$secs" "$cpu" "${execs:-0}" "${cov:-?}" "${ft:-?}" "$ncorp" "$nfind" >>"$out/history.tsv"
 	if [ "$rc" -ne 0 ] || [ "$nfind" -gt 0 ]; then
 		found=1
 		echo "FIND $name: exit $rc, $nfind finding(s) in $findings (log $out/log/$name.log)"
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$out/log/$name.log" | head -n 5 | sed 's/^/    /'
 	else
-		echo "ok   $name: ${secs}s, ${execs:-?} runs, cov ${cov:-?}, ft ${ft:-?}, corpus $ncorp"
+		echo "ok   $name: ${secs}s (${cpu}s CPU), ${execs:-?} runs, cov ${cov:-?}, ft ${ft:-?}, corpus $ncorp"
 	fi
 done
 [ "$ran" -gt 0 ] || { echo "fuzz: no harness matches '$pattern' in $out/fuzz (make FUZZ=1 fuzzers)" >&2; exit 1; }
