@@ -63,13 +63,12 @@ FUZZ_CC ?= clang-14
 FUZZ_S  ?= 60
 FUZZ_T  ?= fuzz-*
 
-APT_LINE = apt-get install -y libjsmn-dev zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
+APT_LINE = apt-get install -y zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
 
 # Check dependencies only when something is to be built; as root, install
 # what is missing first (scripts/deps.sh), otherwise name the command.
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 have_deps = $(shell pkg-config --exists libarchive zlib 2>/dev/null && \
-	test -f /usr/include/jsmn.h && \
 	test -f "$$($(CC) -print-file-name=libstdc++.so)" && echo yes)
 ifneq ($(have_deps),yes)
 DEPS_LOG := $(shell sh scripts/deps.sh >&2)
