@@ -23,12 +23,14 @@ while [ $# -gt 0 ]; do
 	esac
 done
 pattern=${1:-fuzz-*}
-# CPU seconds used by this shell's children so far (times(1): 2nd line)
+# CPU seconds used by this shell's children so far (times(1): 2nd line;
+# times runs in this shell, not in a $(...) subshell, which has no children)
 cpu_seconds() {
-	times | awk 'NR == 2 {
+	times >"$out/.times"
+	awk 'NR == 2 {
 		t = 0
 		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
-		printf "%d\n", t }'
+		printf "%d\n", t }' "$out/.times"
 }
 out=$src/build/fuzz
 found=0 ran=0
@@ -49,12 +51,13 @@ for bin in "$out"/fuzz/$pattern; do
 	# held-out inputs); stderr of the code under test is closed (every bad
 	# input has a message), libFuzzer's own output and reports are kept.
 	touch "$out/.start"
-	cpu0=$(cpu_seconds)
+	cpu_seconds >"$out/.cpu0"
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$findings/" \
 		"$@" >"$out/log/$name.log" 2>&1
 	rc=$?
-	cpu=$(($(cpu_seconds) - cpu0))
+	cpu_seconds >"$out/.cpu1"
+	cpu=$(($(cat "$out/.cpu1") - $(cat "$out/.cpu0")))
 	ran=$((ran + 1))
 	stats=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' "$out/log/$name.log" | tail -n 1)
 	cov=$(echo "$stats" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
