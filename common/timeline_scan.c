@@ -150,8 +150,7 @@ static int parse_time(const char *text, double *v)
 static void bad_gpu_row(struct scan *s, const char *what)
 {
 	if (s->cur_bad++ < 5)
-		tl_warn("%s:%ld: GPU event with %s", stream_name(s->st),
-			stream_lineno(s->st), what);
+		tl_warn("%s: GPU event with %s", stream_where(s->st), what);
 	s->rval = TL_EXIT_BAD;
 }
 
