@@ -326,22 +326,37 @@ static void stats_only(struct diff_report *td, int side, uint32_t mid, uint32_t 
 	free(g);
 }
 
-static void traverse(struct diff_report *td, uint32_t mid, uint32_t parent, uint8_t *visited)
+/*
+ * TraceDiff's recursive walk of the merged tree, in its order (children
+ * pushed last first), on a stack of its own: trees a million levels deep
+ * must not overflow the C stack.
+ */
+static void traverse(struct diff_report *td, uint32_t root, uint8_t *visited)
 {
-	const struct diff_merge_node *m = &td->tm->m[mid];
+	struct { uint32_t mid, parent; } *st = NULL;
+	size_t n = 0, alloc = 0;
 
-	if (visited[mid])
-		return;
-	if (m->type != TM_COMBINED) {
-		stats_only(td, m->type == TM_TRACE2, mid, parent);
-		visited[mid] = 1;
-		return;
+	xgrow((void **)&st, &alloc, 1, sizeof(*st));
+	st[n].mid = root, st[n++].parent = NT_NONE;
+	while (n) {
+		uint32_t mid = st[--n].mid, parent = st[n].parent;
+		const struct diff_merge_node *m = &td->tm->m[mid];
+
+		if (visited[mid])
+			continue;
+		if (m->type != TM_COMBINED) {
+			stats_only(td, m->type == TM_TRACE2, mid, parent);
+			visited[mid] = 1;
+			continue;
+		}
+		stats_combined(td, mid, visited);
+		if (!gpath(td->tm->t[0], m->uid1) && !gpath(td->tm->t[1], m->uid2))
+			continue;
+		xgrow((void **)&st, &alloc, n + m->nkid, sizeof(*st));
+		for (uint32_t k = m->nkid; k-- > 0;)
+			st[n].mid = td->tm->kids[m->kid + k], st[n++].parent = mid;
 	}
-	stats_combined(td, mid, visited);
-	if (!gpath(td->tm->t[0], m->uid1) && !gpath(td->tm->t[1], m->uid2))
-		return;
-	for (uint32_t k = 0; k < m->nkid; k++)
-		traverse(td, td->tm->kids[m->kid + k], mid, visited);
+	free(st);
 }
 
 static int rows_equal(struct diff_report *td, const struct diff_report_row *a, const struct diff_report_row *b)
@@ -1050,7 +1065,7 @@ struct diff_report *diff_report_new(struct diff_merge *tm)
 	td->cache = c;
 	opname_init(&c->on);
 	for (uint32_t k = 0; k < tm->nroots; k++)
-		traverse(td, tm->roots[k], NT_NONE, visited);
+		traverse(td, tm->roots[k], visited);
 	free(visited);
 	td->kt_int = 1;
 	for (size_t k = 0; k < td->nrows; k++) {

@@ -6,6 +6,7 @@
 #include "np_stat.h"
 #include "py_repr.h"
 #include "perf_tree.h"
+#include "strpool.h"
 #include "xalloc.h"
 #include "sort.h"
 #include "banned.h"
@@ -305,10 +306,28 @@ int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
 
 /* ---- unified perf table collection (§4.6) ----------------------------- */
 
+/*
+ * count_named's answers, for every node at once (built on first use): the
+ * forest in which a node's children belong to it when they are cpu_ops
+ * (the subtree count_named walks), in depth-first tour order, where node
+ * w's descendants hold the tour positions tin[w]+1 .. tout[w]-1; the tour
+ * positions of the cpu_ops launching GPU work, sorted by (name, position);
+ * and their running count.  TraceLens walks the subtree for every backward
+ * op it looks at, which a chain of nested ones makes quadratic; here each
+ * question is a binary search.
+ */
+struct named_index {
+	uint32_t *tin, *tout;	/* per uid */
+	uint64_t *launch;	/* (name << 32 | position) of launching cpu_ops, sorted */
+	size_t nlaunch;
+	uint32_t *before;	/* before[t]: launching cpu_ops at positions < t */
+};
+
 struct uctx {
 	struct perf_tree *tp;
 	uint8_t *visited, *model_below;
 	size_t alloc;
+	struct named_index *ix;
 };
 
 static uint32_t gpu_n(const struct perf_tree *tp, uint32_t uid)
@@ -368,24 +387,108 @@ static int is_nccl_event(const struct perf_tree *tp, uint32_t e)
 	return 0;
 }
 
-/* cpu_op descendants (through cpu_ops only) launching GPU work, named x (any if NULL) */
-static int count_named(const struct perf_tree *tp, uint32_t w, const char *x)
+static int cmp_u64(const void *a, const void *b)
 {
-	int c = 0;
-	for (uint32_t i = tp->ch_off[w]; i < tp->ch_off[w + 1]; i++) {
-		uint32_t k = tp->ch[i];
-		if (N(tp, k)->cat != NC_CPU_OP)
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int launching_op(const struct perf_tree *tp, uint32_t k)
+{
+	return N(tp, k)->cat == NC_CPU_OP && gpu_n(tp, k);
+}
+
+/* The tour: each component starts at a node that is not a cpu_op child. */
+static struct named_index *named_index_new(const struct perf_tree *tp)
+{
+	struct named_index *ix = xcalloc(1, sizeof(*ix));
+	size_t n = tp->ns->n, sp = 0;
+	uint32_t t = 0, *stack = xmalloc(st_mult(n + 1, sizeof(*stack)));
+	uint8_t *opened = xcalloc(n + 1, 1);
+
+	ix->tin = xmalloc(st_mult(n + 1, sizeof(*ix->tin)));
+	ix->tout = xmalloc(st_mult(n + 1, sizeof(*ix->tout)));
+	ix->launch = xmalloc(st_mult(n + 1, sizeof(*ix->launch)));
+	ix->before = xcalloc(n + 2, sizeof(*ix->before));
+	for (uint32_t r = 0; r < n; r++) {
+		if (N(tp, r)->cat == NC_CPU_OP && N(tp, r)->parent >= 0)
 			continue;
-		if (gpu_n(tp, k) && (!x || !strcmp(name_of(tp, k), x)))
-			c++;
-		c += count_named(tp, k, x);
+		stack[sp++] = r;
+		while (sp) {
+			uint32_t w = stack[sp - 1];
+			if (opened[w]) {	/* its subtree is done */
+				ix->tout[w] = t;
+				sp--;
+				continue;
+			}
+			opened[w] = 1;
+			ix->tin[w] = t++;
+			if (launching_op(tp, w))
+				ix->launch[ix->nlaunch++] = (uint64_t)N(tp, w)->name << 32 | ix->tin[w];
+			for (uint32_t i = tp->ch_off[w + 1]; i-- > tp->ch_off[w];)
+				if (N(tp, tp->ch[i])->cat == NC_CPU_OP)
+					stack[sp++] = tp->ch[i];
+		}
 	}
-	return c;
+	for (size_t k = 0; k < ix->nlaunch; k++)
+		ix->before[(uint32_t)ix->launch[k] + 1]++;
+	for (uint32_t k = 0; k < t; k++)
+		ix->before[k + 1] += ix->before[k];
+	tl_qsort(ix->launch, ix->nlaunch, sizeof(*ix->launch), cmp_u64);
+	free(stack);
+	free(opened);
+	return ix;
+}
+
+static void named_index_free(struct named_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->tin);
+	free(ix->tout);
+	free(ix->launch);
+	free(ix->before);
+	free(ix);
+}
+
+/* The first entry of launch at or after key. */
+static size_t lower_bound(const struct named_index *ix, uint64_t key)
+{
+	size_t lo = 0, hi = ix->nlaunch;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->launch[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* cpu_op descendants (through cpu_ops only) launching GPU work, named x (any if NULL) */
+static size_t count_named(struct uctx *u, uint32_t w, const char *x)
+{
+	const struct named_index *ix;
+	uint32_t lo, hi, name;
+
+	if (!u->ix)
+		u->ix = named_index_new(u->tp);
+	ix = u->ix;
+	lo = ix->tin[w] + 1;
+	hi = ix->tout[w];
+	if (!x)
+		return ix->before[hi] - ix->before[lo];
+	name = strpool_find(u->tp->ns->sp, x, strlen(x));
+	if (name == UINT32_MAX)
+		return 0;
+	return lower_bound(ix, (uint64_t)name << 32 | hi) - lower_bound(ix, (uint64_t)name << 32 | lo);
 }
 
 /* is_sole_bwd_with_fwd_perf_model: the fwd model's bwd category, or NULL */
-static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
+static const char *sole_bwd_category(struct uctx *u, uint32_t e)
 {
+	const struct perf_tree *tp = u->tp;
 	int32_t w = (int32_t)e;
 	const struct perf_ops_entry *fe;
 	const char *colon;
@@ -398,50 +501,62 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-"))
 		return NULL;
 	colon = strstr(name_of(tp, (uint32_t)w), ": ");
-	if (count_named(tp, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
+	if (count_named(u, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
 		return NULL;
 	return fe->bwd_category;
 }
 
-static void traverse(struct uctx *u, uint32_t e);
-
-static void traverse_children(struct uctx *u, uint32_t e)
-{
-	for (uint32_t i = u->tp->ch_off[e]; i < u->tp->ch_off[e + 1]; i++)
-		traverse(u, u->tp->ch[i]);
-}
-
-static void traverse(struct uctx *u, uint32_t e)
+/* One node of the traversal: 1 if its children are to be visited. */
+static int visit(struct uctx *u, uint32_t e)
 {
 	struct perf_tree *tp = u->tp;
 	const char *bwd;
 
 	if (u->visited[e])
-		return;
+		return 0;
 	u->visited[e] = 1;
 	if (N(tp, e)->cat != NC_CPU_OP || !gpu_n(tp, e))
-		return;
+		return 0;
 	if (perf_tree_has_perf_model(tp, e)) {
 		collect(u, e, perf_tree_category(tp, e), 1);
-		return;
+		return 0;
 	}
-	if ((bwd = sole_bwd_category(tp, e))) {
+	if ((bwd = sole_bwd_category(u, e))) {
 		if (u->model_below[e])
-			traverse_children(u, e);
-		else
-			collect(u, e, bwd, 1);
-		return;
+			return 1;
+		collect(u, e, bwd, 1);
+		return 0;
 	}
-	if (u->model_below[e]) {
-		traverse_children(u, e);
-		return;
-	}
+	if (u->model_below[e])
+		return 1;
 	if (reaches_gpu(tp, e, 0)) {
 		if (!is_nccl_event(tp, e))
 			collect(u, e, perf_tree_category(tp, e), 0);
-		return;
+		return 0;
 	}
-	traverse_children(u, e);
+	return 1;
+}
+
+/*
+ * TraceLens's recursive walk, in the same order (children pushed last
+ * first), on a stack of its own: a chain of a million nested ops must not
+ * overflow the C stack.
+ */
+static void traverse(struct uctx *u, uint32_t root, uint32_t **stack, size_t *alloc)
+{
+	struct perf_tree *tp = u->tp;
+	size_t n = 0;
+
+	xgrow((void **)stack, alloc, 1, sizeof(**stack));
+	(*stack)[n++] = root;
+	while (n) {
+		uint32_t e = (*stack)[--n];
+		if (!visit(u, e))
+			continue;
+		xgrow((void **)stack, alloc, n + (tp->ch_off[e + 1] - tp->ch_off[e]), sizeof(**stack));
+		for (uint32_t i = tp->ch_off[e + 1]; i-- > tp->ch_off[e];)
+			(*stack)[n++] = tp->ch[i];
+	}
 }
 
 /* model_below[a]: some cpu_op strictly below a has a perf model and GPU work */
@@ -495,8 +610,9 @@ static void add_orphans(struct uctx *u)
 
 void perf_tree_unified(struct perf_tree *tp)
 {
-	struct uctx u = { tp, NULL, NULL, 0 };
-	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0;
+	struct uctx u = { tp, NULL, NULL, 0, NULL };
+	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0, *stack = NULL;
+	size_t salloc = 0;
 
 	u.visited = xcalloc(tp->ns->n + 1, 1);
 	u.model_below = xcalloc(tp->ns->n + 1, 1);
@@ -507,8 +623,10 @@ void perf_tree_unified(struct perf_tree *tp)
 	sort_tp = tp;
 	tl_qsort(roots, nr, sizeof(*roots), cmp_root_ts);
 	for (uint32_t i = 0; i < nr; i++)
-		traverse(&u, roots[i]);
+		traverse(&u, roots[i], &stack, &salloc);
 	add_orphans(&u);
+	named_index_free(u.ix);
+	free(stack);
 	free(roots);
 	free(u.visited);
 	free(u.model_below);

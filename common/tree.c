@@ -430,7 +430,7 @@ static void place(struct tree *t, struct thread *th, uint32_t i, uint32_t *tail)
 		uint32_t p = th->v[th->n - 1];
 		append_child(t, tail, p, i);
 		n->parent = p;
-		n->depth = t->node[p].depth < UINT16_MAX ? t->node[p].depth + 1 : UINT16_MAX;
+		n->depth = t->node[p].depth + 1;
 	}
 	xgrow((void **)&th->v, &th->alloc, th->n + 1, sizeof(*th->v));
 	th->v[th->n++] = i;
@@ -477,7 +477,7 @@ static void attach(struct tree *t, uint32_t *tail, uint32_t r, uint32_t g, int h
 	gn->parent = r;
 	gn->flags |= TN_TREE;
 	gn->link = (uint8_t)how;
-	gn->depth = t->node[r].depth < UINT16_MAX ? t->node[r].depth + 1 : UINT16_MAX;
+	gn->depth = t->node[r].depth + 1;
 	for (a = r; a != TREE_NONE; a = t->node[a].parent)
 		t->node[a].gpu_n++;
 }
