@@ -202,7 +202,7 @@ static int report(struct tree_read *t1, struct tree_read *t2, const struct opts 
 		rc = 1;
 	ob = outbuf_open_fd(1);
 	if (o->print)
-		diff_merge_write_tree(tm, ob, o->prune);
+		diff_merge_print_tree(tm, ob, o->prune);
 	if (o->summary)
 		diff_report_write_summary(td, ob, o->top);
 	outbuf_close(ob);

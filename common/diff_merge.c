@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "diff_merge.h"
+#include "display.h"
 #include "xalloc.h"
 #include "sort.h"
 #include "banned.h"
@@ -1072,21 +1073,38 @@ struct prefix {
 	size_t n, alloc;
 };
 
+/* A name as the file has it, or for a terminal: demangled and escaped. */
+static void put_name(struct outbuf *ob, const char *s, int display)
+{
+	char *d;
+
+	if (!display) {
+		outbuf_puts(ob, s);
+		return;
+	}
+	d = display_demangle(s);
+	display_escape(ob, d ? d : s, strlen(d ? d : s), DISPLAY_TERMINAL);
+	free(d);
+}
+
 static void write_label(const struct diff_merge *tm, const struct diff_merge_node *m,
-			struct outbuf *ob)
+			struct outbuf *ob, int display)
 {
 	char b1[DIFF_MERGE_UIDBUF], b2[DIFF_MERGE_UIDBUF];
 	const char *n1 = m->uid1 != NT_NONE ? diff_merge_op_name(tm, 0, m->uid1, b1) : NULL;
 	const char *n2 = m->uid2 != NT_NONE ? diff_merge_op_name(tm, 1, m->uid2, b2) : NULL;
 
-	if (m->type == TM_COMBINED && !strcmp(n1, n2))
-		outbuf_puts(ob, n1);
-	else if (m->type == TM_COMBINED)
-		outbuf_printf(ob, "combined: %s | %s", n1, n2);
-	else if (m->type == TM_TRACE1)
-		outbuf_printf(ob, ">> trace1: %s", n1);
-	else
-		outbuf_printf(ob, "<< trace2: %s", n2);
+	if (m->type == TM_COMBINED && !strcmp(n1, n2)) {
+		put_name(ob, n1, display);
+	} else if (m->type == TM_COMBINED) {
+		outbuf_puts(ob, "combined: ");
+		put_name(ob, n1, display);
+		outbuf_puts(ob, " | ");
+		put_name(ob, n2, display);
+	} else {
+		outbuf_puts(ob, m->type == TM_TRACE1 ? ">> trace1: " : "<< trace2: ");
+		put_name(ob, m->type == TM_TRACE1 ? n1 : n2, display);
+	}
 	outbuf_putc(ob, '\n');
 }
 
@@ -1095,7 +1113,7 @@ static void write_label(const struct diff_merge *tm, const struct diff_merge_nod
  * tree_view.c: a node's prefix is p->s[0..plen), written when it prints).
  */
 static void write_subtree(const struct diff_merge *tm, uint32_t root, struct prefix *p,
-			  int root_last, struct outbuf *ob)
+			  int root_last, struct outbuf *ob, int display)
 {
 	struct wtodo { uint32_t mid; int last; size_t plen; } *st = NULL;
 	size_t n = 0, alloc = 0;
@@ -1111,7 +1129,7 @@ static void write_subtree(const struct diff_merge *tm, uint32_t root, struct pre
 
 		outbuf_put(ob, p->s, f.plen);
 		outbuf_puts(ob, f.last ? "└── " : "├── ");
-		write_label(tm, m, ob);
+		write_label(tm, m, ob, display);
 		xgrow((void **)&p->s, &p->alloc, f.plen + 8, 1);
 		memcpy(p->s + f.plen, f.last ? "    " : "│   ", f.last ? 4 : 6);
 		/* combined children first, then trace1-only, then trace2-only */
@@ -1130,7 +1148,7 @@ static void write_subtree(const struct diff_merge *tm, uint32_t root, struct pre
 	free(order);
 }
 
-void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu)
+static void write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu, int display)
 {
 	struct prefix p = { NULL, 0, 0 };
 
@@ -1138,7 +1156,17 @@ void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_n
 		const struct diff_merge_node *m = &tm->m[tm->roots[k]];
 		if (prune_non_gpu && !gpu_path(tm, 0, m->uid1) && !gpu_path(tm, 1, m->uid2))
 			continue;
-		write_subtree(tm, tm->roots[k], &p, k + 1 == tm->nroots, ob);
+		write_subtree(tm, tm->roots[k], &p, k + 1 == tm->nroots, ob, display);
 	}
 	free(p.s);
+}
+
+void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu)
+{
+	write_tree(tm, ob, prune_non_gpu, 0);
+}
+
+void diff_merge_print_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu)
+{
+	write_tree(tm, ob, prune_non_gpu, 1);
 }

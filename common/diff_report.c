@@ -9,6 +9,7 @@
 #include "py_repr.h"
 #include "py_fmt.h"
 #include "diff_report.h"
+#include "display.h"
 #include "xalloc.h"
 #include "sort.h"
 #include "banned.h"
@@ -1269,10 +1270,22 @@ static int same_ops(const struct lca_sum *l)
 	return 1;
 }
 
+/* A name in --summary (text for a terminal): demangled, control characters escaped. */
+static void put_display(struct outbuf *ob, const char *s)
+{
+	char *d = display_demangle(s);
+
+	display_escape(ob, d ? d : s, strlen(d ? d : s), DISPLAY_TERMINAL);
+	free(d);
+}
+
 static void write_ops(struct diff_report *td, struct outbuf *ob, const struct vec32 *v)
 {
-	for (size_t k = 0; k < v->n; k++)
-		outbuf_printf(ob, "%s%s", k ? ", " : "", str(td, v->v[k]));
+	for (size_t k = 0; k < v->n; k++) {
+		if (k)
+			outbuf_puts(ob, ", ");
+		put_display(ob, str(td, v->v[k]));
+	}
 }
 
 static void free_sums(struct lca_sum *ls, size_t n)
@@ -1299,9 +1312,13 @@ void diff_report_write_summary(struct diff_report *td, struct outbuf *ob, int to
 	for (size_t k = 0; k < n && (top <= 0 || k < (size_t)top); k++) {
 		const struct lca_sum *l = &ls[k];
 		double d = l->t[1] - l->t[0];
-		outbuf_printf(ob, "%+12.3f %5.1f%% %10.3f %10.3f %6u  %s\n", d,
-			      absum > 0 ? 100 * fabs(d) / absum : 0.0, l->t[0], l->t[1], l->n,
-			      l->name == NT_NONE ? "(no common ancestor)" : str(td, l->name));
+		outbuf_printf(ob, "%+12.3f %5.1f%% %10.3f %10.3f %6u  ", d,
+			      absum > 0 ? 100 * fabs(d) / absum : 0.0, l->t[0], l->t[1], l->n);
+		if (l->name == NT_NONE)
+			outbuf_puts(ob, "(no common ancestor)");
+		else
+			put_display(ob, str(td, l->name));
+		outbuf_putc(ob, '\n');
 		if (l->ops[0].n && l->ops[1].n && !same_ops(l)) {
 			outbuf_puts(ob, "                lowered differently: ");
 			write_ops(td, ob, &l->ops[0]);

@@ -76,7 +76,7 @@ for i in range(opt["ops"]):
         gpu = k % opt["gpus"]
         stream = 7 + (k // opt["gpus"]) % opt["streams"]
         kts = base + 40.0 + k * (40.0 / K)
-        kname = ("_ZN5aiter10fmha_fwd_v3ILi%dEEEvv" % (k % 10)) if opt["mangled"] else "void gemm_kernel_%d<float>()" % (k % 10)
+        kname = ("_ZN5aiter11fmha_fwd_v3ILi%dEEEvv" % (k % 10)) if opt["mangled"] else "void gemm_kernel_%d<float>()" % (k % 10)
         emit('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, '
              '"ts": %.4f, "dur": %.4f, "args": {"External id": %d, "correlation": %d}}'
              % (lts, 15.0 / K, i, corr))
