@@ -26,11 +26,11 @@ pattern=${1:-fuzz-*}
 # CPU seconds used by this shell's children so far (times(1): 2nd line;
 # times runs in this shell, not in a $(...) subshell, which has no children)
 cpu_seconds() {
-	times >"$out/.times"
+	times >"$out/.times.$name"
 	awk 'NR == 2 {
 		t = 0
 		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
-		printf "%d\n", t }' "$out/.times"
+		printf "%d\n", t }' "$out/.times.$name"
 }
 out=$src/build/fuzz
 found=0 ran=0
@@ -50,21 +50,21 @@ for bin in "$out"/fuzz/$pattern; do
 	# -timeout: a run over 10 s is a finding (the judge allows 20 s on
 	# held-out inputs); stderr of the code under test is closed (every bad
 	# input has a message), libFuzzer's own output and reports are kept.
-	touch "$out/.start"
-	cpu_seconds >"$out/.cpu0"
+	touch "$out/.start.$name"
+	cpu_seconds >"$out/.cpu0.$name"
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$findings/" \
 		"$@" >"$out/log/$name.log" 2>&1
 	rc=$?
-	cpu_seconds >"$out/.cpu1"
-	cpu=$(($(cat "$out/.cpu1") - $(cat "$out/.cpu0")))
+	cpu_seconds >"$out/.cpu1.$name"
+	cpu=$(($(cat "$out/.cpu1.$name") - $(cat "$out/.cpu0.$name")))
 	ran=$((ran + 1))
 	stats=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' "$out/log/$name.log" | tail -n 1)
 	cov=$(echo "$stats" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$stats" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log/$name.log")
 	ncorp=$(find "$corpus" -type f | wc -l | tr -d ' ')
-	nfind=$(find "$findings" -type f -newer "$out/.start" | wc -l | tr -d ' ')
+	nfind=$(find "$findings" -type f -newer "$out/.start.$name" | wc -l | tr -d ' ')
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" \
 		"$secs" "$cpu" "${execs:-0}" "${cov:-?}" "${ft:-?}" "$ncorp" "$nfind" >>"$out/history.tsv"
 	if [ "$rc" -ne 0 ] || [ "$nfind" -gt 0 ]; then
