@@ -766,6 +766,17 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 			i += s[i + 1] == 'u' ? 1 : 2;
 			continue;
 		}
+		if (c == 0) {
+			/*
+			 * U+0000 would end the name in every C string after
+			 * tl-cat (it cut "aten::a\u0000b" to "aten::a"): it
+			 * keeps its JSON spelling, which is as long.
+			 */
+			memcpy(out + o, s + i, 6);
+			o += 6;
+			i += 6;
+			continue;
+		}
 		i += 6;
 		long lo = is_high(c) ? hex4(s + i, n - i) : -1;
 		if (is_low(lo)) {

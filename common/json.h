@@ -119,7 +119,9 @@ long json_string_check(const char *s, size_t n);
 /*
  * Decode the escapes of a JSON string's inner text s[0..n) into out, which
  * must have room for n bytes (decoding never grows the text).  \uXXXX
- * becomes UTF-8, surrogate pairs one 4-byte character.  Returns the
+ * becomes UTF-8, surrogate pairs one 4-byte character; \u0000 alone stays
+ * as written (the six characters), since a NUL byte would end the text
+ * wherever it is used as a C string.  Returns the
  * decoded length.  The text should have passed json_string_check; on text
  * that did not, it still reads only s[0..n) and writes at most n bytes
  * (a bad \u escape is kept as its bytes).

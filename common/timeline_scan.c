@@ -144,7 +144,9 @@ static int parse_time(const char *text, double *v)
 	if (!*text)
 		return 0;
 	*v = strtod(text, &end);
-	return !*end;
+	if (*end)
+		return 0;
+	return isfinite(*v) ? 1 : -1;	/* 1e400 reads as inf: no time */
 }
 
 static void bad_gpu_row(struct scan *s, const char *what)
@@ -159,9 +161,15 @@ static void add_gpu(struct scan *s, int cls)
 	struct gev *e;
 	double ts, dur;
 	const char *stream = field(s, C_STREAM);
+	int t = parse_time(field(s, C_TS), &ts), d = parse_time(field(s, C_DUR), &dur);
 
-	if (!parse_time(field(s, C_TS), &ts) || !parse_time(field(s, C_DUR), &dur)) {
-		bad_gpu_row(s, "no numeric ts or dur: not counted");
+	if (t <= 0 || d <= 0) {
+		bad_gpu_row(s, t < 0 || d < 0 ? "a ts or dur too large for a double (inf): not counted"
+				     : "no numeric ts or dur: not counted");
+		return;
+	}
+	if (dur < 0) {
+		bad_gpu_row(s, "a negative dur: not counted");
 		return;
 	}
 	xgrow((void **)&s->ev, &s->ev_alloc, s->nev + 1, sizeof(*s->ev));

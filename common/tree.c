@@ -204,7 +204,8 @@ static int parse_num(const char *s, double *v)
 	if (!*s)
 		return 0;
 	*v = strtod(s, &end);
-	return *end == '\0' && !isnan(*v);	/* NaN would upset the ts sort */
+	/* NaN would upset the ts sort; 1e400 reads as inf (tl-cat says so) */
+	return *end == '\0' && isfinite(*v);
 }
 
 static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
@@ -271,7 +272,8 @@ static void fill_node(struct tree *t, struct tree_node *n,
 		      const struct tree_event *ev, int kind)
 {
 	double ts = 0, dur = 0;
-	int has_ts = parse_num(ev->ts, &ts), has_dur = parse_num(ev->dur, &dur);
+	/* a negative dur is no duration: the event is left out like an untimed one */
+	int has_ts = parse_num(ev->ts, &ts), has_dur = parse_num(ev->dur, &dur) && dur >= 0;
 
 	memset(n, 0, sizeof(*n));
 	n->uid = (uint32_t)ev->uid;
