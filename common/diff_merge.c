@@ -311,7 +311,7 @@ static void bfs_levels(struct diff_merge *tm, int side, uint32_t uid, struct lev
 				vpush(&lv->names, diff_merge_norm(tm, side, ch));
 			}
 		}
-		if (lv->names.n > lv->off[d])	/* never qsort(NULL, 0) */
+		if (lv->names.n > lv->off[d])	/* never tl_qsort(NULL, 0) */
 			tl_qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d],
 			      sizeof(uint32_t), cmp_u32);
 		lv->off[d + 1] = (uint32_t)lv->names.n;

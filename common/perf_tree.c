@@ -212,6 +212,7 @@ static void build_launchers(struct perf_tree *tp)
 	for (i = 0; i < tp->nlaunch; i++)
 		finish_launcher(tp, &tp->launch[i]);
 	sort_tp = tp;
+	/* a trace whose only kernels are collectives has no launcher */
 	tl_qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
 	for (i = 0; i < tp->nlaunch; i++)
 		tp->launcher_of[tp->launch[i].uid] = (int32_t)i;
