@@ -48,6 +48,11 @@ through_programs() {
 		for s in ops_summary kernel_summary gpu_timeline GEMM; do
 			cp a.part b/$s.csv && cp b.part v/$s.csv || return 1
 		done && clean_exit tl-compare b v -o o ;;
+	idle)	rm -rf i && clean_exit tl-idle -o i "$f" ;;
+	coll)	case $(head -c 8 "$f") in
+		'#tl-coll') rm -rf c && clean_exit tl-coll -o c "$f" ;;
+		*) clean_exit tl-coll --extract "$f" ;;
+		esac ;;
 	*)	return 0 ;;	# perfargs and new harnesses: the harness covers it
 	esac
 }
