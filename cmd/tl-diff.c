@@ -61,9 +61,9 @@ static void sibling(const char *prog, char *out, size_t n)
 	*slash = '\0';
 	if (strlen(self) + strlen(prog) + 2 > n)
 		return;
-	memcpy(out, self, strlen(self));
+	tl_memcpy(out, self, strlen(self));
 	out[strlen(self)] = '/';
-	memcpy(out + strlen(self) + 1, prog, strlen(prog) + 1);
+	tl_memcpy(out + strlen(self) + 1, prog, strlen(prog) + 1);
 	if (access(out, X_OK) != 0)
 		snprintf(out, n, "%s", prog);
 }

@@ -130,7 +130,7 @@ static int refill(struct cat *c, struct cat_input *in, const char *name)
 	size_t used = json_scan_consumed(&c->s);
 	ssize_t r;
 
-	memmove(c->buf, c->buf + used, c->len - used);
+	tl_memmove(c->buf, c->buf + used, c->len - used);
 	c->len -= used;
 	if (c->cap - c->len < READ_MIN) {
 		c->cap = st_mult(c->cap, 2);

@@ -81,7 +81,7 @@ static ssize_t raw_read(struct cat_input *in, char *buf, size_t n)
 		size_t k = in->npeek - in->peek_off;
 		if (k > n)
 			k = n;
-		memcpy(buf, in->peek + in->peek_off, k);
+		tl_memcpy(buf, in->peek + in->peek_off, k);
 		in->peek_off += k;
 		return (ssize_t)k;
 	}
@@ -353,7 +353,7 @@ static ssize_t pump_read(struct cat_input *in, char *buf, size_t n)
 		size_t k = p->blen[slot] - p->roff;
 		if (k > n)
 			k = n;
-		memcpy(buf, p->blk[slot] + p->roff, k);
+		tl_memcpy(buf, p->blk[slot] + p->roff, k);
 		p->roff += k;
 		if (p->roff == p->blen[slot])
 			pump_release(p);

@@ -19,7 +19,7 @@ static unsigned classify(const char *s, size_t n, int is_dur)
 
 	if (n >= sizeof(buf))	/* a number this long overflows, or rounds */
 		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
+	tl_memcpy(buf, s, n);
 	buf[n] = '\0';
 	v = strtod(buf, &end);
 	if (isinf(v))

@@ -76,7 +76,7 @@ void coll_group_by(struct coll_group *g, const struct coll_frame *f,
 		size_t n;
 		const size_t *rows = pd_groupby_rows(pg, order[i], &n);
 		g->start[i] = k;
-		memcpy(g->row + k, rows, n * sizeof(*rows));
+		tl_memcpy(g->row + k, rows, n * sizeof(*rows));
 		k += n;
 	}
 	g->start[ng] = k;

@@ -97,7 +97,7 @@ static int order_ranks(struct coll_table *t, struct coll_rank *ranks, size_t n)
 		tmp[i] = ranks[key[i][1]];
 		t->rank_of[i] = key[i][0];
 	}
-	memcpy(ranks, tmp, n * sizeof(*tmp));
+	tl_memcpy(ranks, tmp, n * sizeof(*tmp));
 	free(tmp);
 	free(key);
 	return rc;
@@ -232,7 +232,7 @@ static void number_groups(struct coll_table *t)
 		size_t n, *rows;
 		const size_t *src = pd_groupby_rows(g, gi, &n);
 		rows = xmalloc(st_mult(n, sizeof(*rows)));
-		memcpy(rows, src, n * sizeof(*rows));
+		tl_memcpy(rows, src, n * sizeof(*rows));
 		tl_qsort(rows, n, sizeof(*rows), cmp_ts);
 		for (size_t k = 0; k < n; k++)
 			t->row[rows[k]].c[COLL_C_INDEX] = cv_int((int64_t)k);

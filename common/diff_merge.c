@@ -521,7 +521,7 @@ static void pyset_order(uint32_t *pairs, size_t n)
 			out[o++] = pairs[2 * slot[x]];
 			out[o++] = pairs[2 * slot[x] + 1];
 		}
-	memcpy(pairs, out, 2 * n * sizeof(*out));
+	tl_memcpy(pairs, out, 2 * n * sizeof(*out));
 	free(out);
 	free(hash);
 	free(slot);
@@ -956,7 +956,7 @@ static void merge_end(struct diff_merge *tm, struct mframe *f)
 	m->nkid = (uint32_t)f->kids.n;
 	xgrow((void **)&tm->kids, &tm->kids_alloc, tm->nkids + f->kids.n + 1, sizeof(*tm->kids));
 	if (f->kids.n)
-		memcpy(tm->kids + tm->nkids, f->kids.v, f->kids.n * sizeof(*f->kids.v));
+		tl_memcpy(tm->kids + tm->nkids, f->kids.v, f->kids.n * sizeof(*f->kids.v));
 	tm->nkids += f->kids.n;
 	diff_align_release(&f->al);
 	vfree(&f->c1), vfree(&f->c2), vfree(&f->kids);
@@ -1131,7 +1131,7 @@ static void write_subtree(const struct diff_merge *tm, uint32_t root, struct pre
 		outbuf_puts(ob, f.last ? "└── " : "├── ");
 		write_label(tm, m, ob, display);
 		xgrow((void **)&p->s, &p->alloc, f.plen + 8, 1);
-		memcpy(p->s + f.plen, f.last ? "    " : "│   ", f.last ? 4 : 6);
+		tl_memcpy(p->s + f.plen, f.last ? "    " : "│   ", f.last ? 4 : 6);
 		/* combined children first, then trace1-only, then trace2-only */
 		xgrow((void **)&order, &oalloc, nkid + 1, sizeof(*order));
 		for (int type = TM_COMBINED; type <= TM_TRACE2; type++)

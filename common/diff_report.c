@@ -124,7 +124,7 @@ static void build_stack(struct diff_report *td, int side, uint32_t uid, struct c
 		xgrow((void **)&s, &alloc, len + n + 2, 1);
 		if (k != na - 1)
 			s[len++] = ';';
-		memcpy(s + len, nm, n);
+		tl_memcpy(s + len, nm, n);
 		len += n;
 		s[len] = '\0';
 	}
@@ -559,7 +559,7 @@ static void vremove(struct vec32 *a, uint32_t x)
 {
 	for (size_t k = 0; k < a->n; k++)
 		if (a->v[k] == x) {
-			memmove(a->v + k, a->v + k + 1, (a->n - k - 1) * sizeof(*a->v));
+			tl_memmove(a->v + k, a->v + k + 1, (a->n - k - 1) * sizeof(*a->v));
 			a->n--;
 			return;
 		}

@@ -113,7 +113,7 @@ long fuse_pids_map(struct fuse_pids *p, unsigned rank, const char *text,
 
 	xgrow((void **)&p->key, &p->key_alloc, st_add(n, 1), 1);
 	p->key[0] = is_string ? 's' : 'n';
-	memcpy(p->key + 1, text, n);
+	tl_memcpy(p->key + 1, text, n);
 	id = strpool_intern(p->sp, p->key, n + 1);
 	key = ((uint64_t)rank << 32 | id) + 1;
 	if (hmap_get(&p->index, key, &e))

@@ -21,7 +21,7 @@ static void permute(double *x, const size_t *idx, size_t n, double *tmp)
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = x[idx[i]];
 	if (n)
-		memcpy(x, tmp, n * sizeof(*x));
+		tl_memcpy(x, tmp, n * sizeof(*x));
 }
 
 /*
@@ -173,7 +173,7 @@ static void sweep_sort(struct sweep *s)
 	for (size_t i = 0; i < s->n; i++)
 		st[i] = s->status[ord[i]];
 	if (s->n)
-		memcpy(s->status, st, s->n * sizeof(*st));
+		tl_memcpy(s->status, st, s->n * sizeof(*st));
 	free(ord);
 	free(tmp);
 	free(st);
@@ -279,8 +279,8 @@ void idle_state_name(int64_t state, char *buf, size_t size)
 		size_t need = strlen(sep) + strlen(names[b]);
 		if (len + need + 1 > size)
 			break;
-		memcpy(buf + len, sep, strlen(sep));
-		memcpy(buf + len + strlen(sep), names[b], strlen(names[b]) + 1);
+		tl_memcpy(buf + len, sep, strlen(sep));
+		tl_memcpy(buf + len + strlen(sep), names[b], strlen(names[b]) + 1);
 		len += need;
 	}
 }
@@ -367,7 +367,7 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 			c += sums[ord[k]];	/* cumsum, in the sorted order */
 			cum[k] = c;
 		}
-		memcpy(sums, cum, ng * sizeof(double));
+		tl_memcpy(sums, cum, ng * sizeof(double));
 		tl_qsort(sums, ng, sizeof(double), np_cmp_double);
 		q = np_quantile(sums, ng, 0.8);
 		for (size_t k = 0; k < ng; k++)

@@ -74,7 +74,7 @@ static long cell_long(const struct csv *c, size_t r, long col)
 
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
+	tl_memcpy(buf, s, n);
 	buf[n] = 0;
 	return strtol(buf, NULL, 10);
 }
@@ -283,7 +283,7 @@ static int merge_kernel_types(char **dirs, size_t n, const char *out)
 		char buf[32];
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
-		memcpy(buf, s, len);
+		tl_memcpy(buf, s, len);
 		buf[len] = 0;
 		if (!ng || cmp_cells(g[ng - 1].key, &m[i], ct))
 			g[ng++].key = &m[i];

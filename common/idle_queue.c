@@ -170,7 +170,7 @@ struct idle_qpoint *idle_queue_series(struct idle_set *set, const struct idle_tr
 			hmap_get(&run, key(q[i].stream), &v);
 			tmp[start[rank_of[v]]++] = q[i];
 		}
-		memcpy(q, tmp, m * sizeof(*q));
+		tl_memcpy(q, tmp, m * sizeof(*q));
 		free(tmp);
 		free(keys);
 		free(start);

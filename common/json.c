@@ -750,7 +750,7 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 	while (i < n) {
 		const char *bs = memchr(s + i, '\\', n - i);
 		size_t k = bs ? (size_t)(bs - s) : n;
-		memmove(out + o, s + i, k - i);
+		tl_memmove(out + o, s + i, k - i);
 		o += k - i;
 		i = k;
 		if (i >= n)
@@ -772,7 +772,7 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 			 * tl-cat (it cut "aten::a\u0000b" to "aten::a"): it
 			 * keeps its JSON spelling, which is as long.
 			 */
-			memcpy(out + o, s + i, 6);
+			tl_memcpy(out + o, s + i, 6);
 			o += 6;
 			i += 6;
 			continue;

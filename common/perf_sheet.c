@@ -100,7 +100,7 @@ static int cmp_ts(const void *a, const void *b)
 static void add_uids(uint32_t **v, size_t *n, size_t *alloc, const uint32_t *u, uint32_t m)
 {
 	xgrow((void **)v, alloc, *n + m + 1, sizeof(**v));
-	memcpy(*v + *n, u, m * sizeof(*u));
+	tl_memcpy(*v + *n, u, m * sizeof(*u));
 	*n += m;
 }
 

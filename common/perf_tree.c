@@ -64,7 +64,7 @@ static void build_gpu_events(struct perf_tree *tp)
 		tp->ge_off[i + 1] += tp->ge_off[i];
 	tp->ge = xmalloc(st_mult(tp->ge_off[ns->n] + 1, sizeof(*tp->ge)));
 	cur = xmalloc(st_mult(ns->n + 1, sizeof(*cur)));
-	memcpy(cur, tp->ge_off, ns->n * sizeof(*cur));
+	tl_memcpy(cur, tp->ge_off, ns->n * sizeof(*cur));
 	for (i = 0; i < ng; i++)
 		for (int32_t a = ns->node[g[i]].parent; a >= 0; a = ns->node[a].parent)
 			tp->ge[cur[a]++] = g[i];
@@ -350,7 +350,7 @@ static void add_row(struct uctx *u, uint32_t uid, uint32_t row_uid, const char *
 	r->category = cat;
 	r->ngpu = ngpu;
 	r->gpu = xmalloc(st_mult(ngpu ? ngpu : 1, sizeof(*r->gpu)));
-	memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
+	tl_memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
 	r->kernel_us = perf_tree_busy(tp, gpu, ngpu);
 	r->has_perf_model = has_model;
 }

@@ -296,7 +296,7 @@ static void rf_compute_roofs(struct svg *g, const struct rf_plot *pl,
 	struct chart_roof *r = xmalloc((n ? n : 1) * sizeof(*r));
 	double last_y = -INFINITY;
 
-	memcpy(r, roofs, n * sizeof(*r));
+	tl_memcpy(r, roofs, n * sizeof(*r));
 	tl_qsort(r, n, sizeof(*r), cmp_roof);	/* highest first: labels go down the page */
 	for (size_t i = 0; i < n; i++) {
 		double x0 = pl->bw > 0 ? fmax(pl->xlo, r[i].tflops / pl->bw) : pl->xlo;

@@ -851,7 +851,7 @@ static size_t roofs_of(struct report_dir *rd, const struct perf_arch *arch, cons
 		if (kn == 11 && !memcmp(k, "mem_bw_gbps", 11))
 			*bw = report_num(info, i, cv);
 	}
-	memcpy(pts, row, n * sizeof(*pts));
+	tl_memcpy(pts, row, n * sizeof(*pts));
 	sort_rows(pts, n, c, cspec, 0);
 	for (size_t i = 0; i < n; i++) {
 		size_t sn, pn;

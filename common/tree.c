@@ -214,9 +214,9 @@ static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
 	char *key = xmalloc(lp + lt + 2);
 	uint32_t id;
 
-	memcpy(key, pid, lp);
+	tl_memcpy(key, pid, lp);
 	key[lp] = '\t';
-	memcpy(key + lp + 1, tid, lt + 1);
+	tl_memcpy(key + lp + 1, tid, lt + 1);
 	id = strpool_intern(t->threads, key, lp + lt + 1);
 	free(key);
 	return id;
@@ -697,9 +697,9 @@ uint32_t tree_find_ext(const struct tree *t, const char *ext, const char *pid,
 	size_t lp = strlen(pid), lt = strlen(tid);
 	char *key = xmalloc(lp + lt + 2);
 
-	memcpy(key, pid, lp);
+	tl_memcpy(key, pid, lp);
 	key[lp] = '\t';
-	memcpy(key + lp + 1, tid, lt + 1);
+	tl_memcpy(key + lp + 1, tid, lt + 1);
 	th = strpool_find(t->threads, key, lp + lt + 1);
 	free(key);
 	if (!*ext || e == UINT32_MAX || th == UINT32_MAX || !*pid || !*tid)

@@ -120,7 +120,7 @@ void tree_view_subtree(struct outbuf *ob, struct tree *t, uint32_t i,
 		if (o->depth >= 0 && f.depth >= o->depth)
 			continue;
 		xgrow((void **)&p.s, &p.alloc, f.plen + 8, 1);
-		memcpy(p.s + f.plen, f.last ? "    " : "\u2502   ", f.last ? 4 : 6);
+		tl_memcpy(p.s + f.plen, f.last ? "    " : "\u2502   ", f.last ? 4 : 6);
 		nk = 0;
 		for (c = nd->first_child; c != TREE_NONE; c = tree_at(t, c)->next_sibling) {
 			if (o->prune && pruned(tree_at(t, c)))

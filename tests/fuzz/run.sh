@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/fuzz/run.sh [-t SECONDS] [PATTERN] — run each libFuzzer harness built
+# tests/fuzz/run.sh [-s] [-t SECONDS] [PATTERN] — run each libFuzzer harness built
 # by "make FUZZ=1 fuzzers" (build/fuzz/fuzz/fuzz-NAME) for SECONDS (60).
 # make fuzz FUZZ_S=N FUZZ_T=PATTERN calls it.
 #
@@ -19,6 +19,16 @@ secs=60
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) secs=$2; shift 2 ;;
+	# -s: the README's table, totals of build/fuzz/history.tsv per harness
+	# (rows from before CPU time was recorded count their wall time apart)
+	-s) awk -F '\t' '
+		NF == 9 { w[$2] += $3; c[$2] += $4; r[$2] += $5; cv = $6; f[$2] += $9 }
+		NF == 8 { w[$2] += $3; u[$2] += $3; r[$2] += $4; cv = $5; f[$2] += $8 }
+		{ if (cv + 0 > cov[$2]) cov[$2] = cv + 0 }
+		END { for (h in w) printf "| fuzz-%s | %d s (%d s CPU%s) | %d | %d | %d |\n", h, w[h], c[h],
+			u[h] ? sprintf("; %d s untimed", u[h]) : "", r[h], cov[h], f[h] }' \
+		"$src/build/fuzz/history.tsv" | sort
+		exit ;;
 	*) break ;;
 	esac
 done
