@@ -49,6 +49,15 @@ through_programs() {
 			cp a.part b/$s.csv && cp b.part v/$s.csv || return 1
 		done && clean_exit tl-compare b v -o o ;;
 	idle)	rm -rf i && clean_exit tl-idle -o i "$f" ;;
+	html)	rm -rf h && mkdir -p h/idle && python3 - "$f" <<-\PY &&
+		import sys
+		names = ["report_info", "gpu_timeline", "ops_summary", "kernel_summary",
+		         "unified_perf_summary", "ops_summary_by_category", "short_kernel_histogram",
+		         "short_kernels_summary", "timeline_strip", "idle/summary"]
+		for name, part in zip(names, open(sys.argv[1], "rb").read().split(b"\n\f\n")):
+		    open("h/%s.csv" % name, "wb").write(part if part.endswith(b"\n") or not part else part + b"\n")
+		PY
+		clean_exit tl-html --md h && clean_exit tl-html h ;;
 	coll)	case $(head -c 8 "$f") in
 		'#tl-coll') rm -rf c && clean_exit tl-coll -o c "$f" ;;
 		*) clean_exit tl-coll --extract "$f" ;;
