@@ -10,9 +10,12 @@
 #   ISAL=0              inflate gzip with zlib even where ISA-L is installed
 #   CC, CFLAGS, LDFLAGS the usual
 #   T=PATTERN           make check T='t1*' runs only the matching tests
+#   FUZZ_S=60           make fuzz: seconds per libFuzzer harness (tests/fuzz/)
+#   FUZZ_T=PATTERN      make fuzz: only the matching harnesses (fuzz-cat)
+#   FUZZ=1              (used by make fuzz) clang + libFuzzer build in build/fuzz
 #
-# Targets: all (default), check, bench, report TRACE=path, report-ranks DIR=path,
-# install, clean.
+# Targets: all (default), check, bench, fuzz, report TRACE=path,
+# report-ranks DIR=path, install, clean.
 -include config.mak
 
 PREFIX   ?= /usr/local
@@ -43,18 +46,31 @@ OUTBIN   = build/san/bin
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else ifeq ($(FUZZ),1)
+# make fuzz: libtl instrumented for libFuzzer; the harnesses get its main()
+BUILD    = build/fuzz
+OUTBIN   = build/fuzz/bin
+CC       = $(FUZZ_CC)
+WARN     = -Wall -Wextra
+ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_MAIN = -fsanitize=fuzzer
 else
 BUILD    = build/opt
 OUTBIN   = bin
 endif
 
-APT_LINE = apt-get install -y libjsmn-dev zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
+FUZZ_CC ?= clang-14
+FUZZ_S  ?= 60
+FUZZ_T  ?= fuzz-*
+
+APT_LINE = apt-get install -y zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
 
 # Check dependencies only when something is to be built; as root, install
 # what is missing first (scripts/deps.sh), otherwise name the command.
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 have_deps = $(shell pkg-config --exists libarchive zlib 2>/dev/null && \
-	test -f /usr/include/jsmn.h && \
 	test -f "$$($(CC) -print-file-name=libstdc++.so)" && echo yes)
 ifneq ($(have_deps),yes)
 DEPS_LOG := $(shell sh scripts/deps.sh >&2)
@@ -81,11 +97,16 @@ LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 LIB       = $(BUILD)/libtl.a
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNITS     = $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
+# libFuzzer harnesses: with FUZZ=1 fuzzers, otherwise linked with
+# tests/fuzz/replay.c to replay the committed inputs in make check
+FUZZ_SRC  = $(wildcard tests/fuzz/fuzz-*.c)
+FUZZERS   = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_MAIN ?= $(BUILD)/tests/fuzz/replay.o
 SCRIPTS   = $(wildcard scripts/tl-*)
 MAN1      = $(wildcard man/*.1)
 MAN5      = $(wildcard man/*.5)
 
-all: $(BINS) $(UNITS)
+all: $(BINS) $(UNITS) $(FUZZERS)
 
 $(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -103,6 +124,22 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
+# Objects that embed SHAREDIR are rebuilt when it changes, so that
+# "make; make install PREFIX=/opt/tl" installs programs that look in
+# /opt/tl/share/tl: the stamp file holds the value of the last build.
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+SHAREDIR_STAMP := $(shell mkdir -p $(BUILD) && echo '$(SHAREDIR)' | \
+	cmp -s - $(BUILD)/sharedir 2>/dev/null || echo '$(SHAREDIR)' >$(BUILD)/sharedir)
+endif
+$(BUILD)/common/share.o: $(BUILD)/sharedir
+
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/fuzz.h
+$(BUILD)/tests/fuzz/%.o: ALL_CFLAGS += -DFUZZ_SHARE='"$(CURDIR)/share/tl"'
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB) $(filter %.o,$(FUZZ_MAIN))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_MAIN) $(LIB) $(LIBS)
+
 check: all
 	@TL_BIN=$(CURDIR)/$(OUTBIN) TL_UNIT=$(CURDIR)/$(BUILD)/unit \
 	 TL_SAN=$(SAN) sh tests/run.sh $(T)
@@ -116,6 +153,15 @@ bench: all
 report: all
 	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report \
 		$(if $(TRACE),$(TRACE),-o build/sample_perf_report_csvs share/tl/sample/trace.json)
+
+# make fuzz FUZZ_S=N: every harness of tests/fuzz/ for N seconds (clang-14
+# and libFuzzer from libclang-rt-14-dev, installed by scripts/deps.sh as root)
+fuzz:
+	@sh scripts/deps.sh clang-14 libclang-rt-14-dev
+	$(MAKE) FUZZ=1 fuzzers
+	nice -n 19 sh tests/fuzz/run.sh -t $(FUZZ_S) '$(FUZZ_T)'
+
+fuzzers: $(FUZZERS)
 
 # make report-ranks DIR=folder: the job report of a folder of rank traces
 # (tl-ranks --trace-dir: the rank from each file name), into OUT
@@ -139,5 +185,5 @@ install: all
 clean:
 	rm -rf build bin tests/trash
 
-.PHONY: all check bench report report-ranks install clean
+.PHONY: all check bench fuzz fuzzers report report-ranks install clean
 .SECONDARY:

@@ -11,7 +11,13 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-cat [-hkv] [--ndjson] [-o FILE] [FILE...]";
+	"usage: tl-cat [-hkv] [--ndjson] [-o FILE] [FILE...]\n"
+	"\n"
+	"  -h, --help         print this help and exit\n"
+	"  -k, --keep-going   report a malformed event, count it as skipped, go on\n"
+	"      --ndjson       write JSON lines (the events' own members) instead of TSV\n"
+	"  -o, --output FILE  write to FILE instead of standard output\n"
+	"  -v, --verbose      print the events read, written and skipped of each source";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

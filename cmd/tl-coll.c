@@ -22,7 +22,17 @@ static const char usage[] =
 	"usage: tl-coll --extract [-h] [--rank N] [-o FILE] [EVENTS]\n"
 	"       tl-coll [-h] [--agg-metrics LIST] [--all2allv-heatmap] [--gpus-per-node N]\n"
 	"               [--no-strict] -o DIR STREAM...\n"
-	"       tl-coll --coll-analysis [-h] -o DIR STREAM";
+	"       tl-coll --coll-analysis [-h] -o DIR STREAM\n"
+	"\n"
+	"  -h, --help             print this help and exit\n"
+	"  -o, --output FILE|DIR  the stream (--extract) or the report's folder\n"
+	"      --agg-metrics, --agg_metrics LIST  aggregations of the summary sheets\n"
+	"      --all2allv-heatmap, --all2allv_heatmap  also write nccl_all2allv_heatmap.csv\n"
+	"      --coll-analysis    write one trace's coll_analysis.csv\n"
+	"      --extract          the map step: one trace's collectives stream\n"
+	"      --gpus-per-node, --gpus_per_node N  GPUs per node for the node columns\n"
+	"      --no-strict        warn about ranks that disagree, take rank 0's metadata\n"
+	"      --rank N           with --extract: the rank of a trace without one";
 
 enum { OPT_AGG = 256, OPT_HEATMAP, OPT_ANALYSIS, OPT_EXTRACT, OPT_GPN, OPT_NO_STRICT, OPT_RANK };
 

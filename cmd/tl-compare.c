@@ -15,7 +15,12 @@
 
 static const char usage[] =
 	"usage: tl-compare BASE_DIR VARIANT_DIR... [--names NAME,...] "
-	"[--sheets SHEET,...] -o DIR";
+	"[--sheets SHEET,...] -o DIR\n"
+	"\n"
+	"  -h, --help             print this help and exit\n"
+	"  -o, --output DIR       write the comparison sheets into DIR (required)\n"
+	"      --names NAME,...   the reports' tags, one per folder (default: base names)\n"
+	"      --sheets SHEET,...  groups to compare (tl-compare(1); default all)";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

@@ -22,7 +22,16 @@
 
 static const char usage[] =
 	"usage: tl-diff [-hps] [-n N] [--no-html] [-o DIR] [--prune-non-gpu] [--python]\n"
-	"               BASELINE VARIANT";
+	"               BASELINE VARIANT\n"
+	"\n"
+	"  -h, --help           print this help and exit\n"
+	"  -n, --top N          lines of the --summary table (10; 0 for all)\n"
+	"  -o, --output DIR     write TraceDiff's six files into DIR\n"
+	"  -p, --print          write the merged tree to standard output\n"
+	"  -s, --summary        print where the two differ most (the default)\n"
+	"      --no-html        with -o, do not draw DIR/report.html\n"
+	"      --prune-non-gpu  leave out roots with no GPU work on either side\n"
+	"      --python         build trace operands' trees with python frames";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -52,9 +61,9 @@ static void sibling(const char *prog, char *out, size_t n)
 	*slash = '\0';
 	if (strlen(self) + strlen(prog) + 2 > n)
 		return;
-	memcpy(out, self, strlen(self));
+	tl_memcpy(out, self, strlen(self));
 	out[strlen(self)] = '/';
-	memcpy(out + strlen(self) + 1, prog, strlen(prog) + 1);
+	tl_memcpy(out + strlen(self) + 1, prog, strlen(prog) + 1);
 	if (access(out, X_OK) != 0)
 		snprintf(out, n, "%s", prog);
 }
@@ -217,7 +226,7 @@ static int report(struct tree_read *t1, struct tree_read *t2, const struct opts 
 		rc = draw_page(o->dir);
 	ob = outbuf_open_fd(1);
 	if (o->print)
-		diff_merge_write_tree(tm, ob, o->prune);
+		diff_merge_print_tree(tm, ob, o->prune);
 	if (o->summary)
 		diff_report_write_summary(td, ob, o->top);
 	outbuf_close(ob);

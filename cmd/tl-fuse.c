@@ -17,7 +17,16 @@
 
 static const char usage[] =
 	"usage: tl-fuse [-hv] [--no-filter] [-o FILE] [--python] [-r LIST] [-w START:END] TRACE...\n"
-	"       tl-fuse [-hv] [--no-filter] [-o FILE] [--python] [-r LIST] [-w START:END] --job DIR";
+	"       tl-fuse [-hv] [--no-filter] [-o FILE] [--python] [-r LIST] [-w START:END] --job DIR\n"
+	"\n"
+	"  -h, --help              print this help and exit\n"
+	"  -o, --output FILE       write to FILE (.gz: compressed), not standard output\n"
+	"  -r, --ranks LIST        fuse only these ranks (0,3,8-11)\n"
+	"  -v, --verbose           a count line per rank as well\n"
+	"  -w, --window START:END  keep only what happens in this window\n"
+	"      --job DIR           take the traces from DIR/ranks.csv (a tl-ranks job)\n"
+	"      --no-filter         keep the events of cat Trace\n"
+	"      --python            keep python_function events";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

@@ -20,11 +20,11 @@
 
 static const char usage[] =
 	"usage: tl-html [-h] [--arch NAME|FILE] [--md] [-o FILE] REPORT_DIR\n"
-	"  --arch NAME|FILE  draw the roofs of this GPU table (share/tl/arch/NAME.tsv)\n"
-	"  -h, --help        print this and exit\n"
-	"  --md              write report.md instead of report.html\n"
-	"  -o, --output FILE write FILE (- for standard output), not REPORT_DIR/report.*\n"
-	"See tl-html(1).";
+	"\n"
+	"  -h, --help         print this help and exit\n"
+	"  -o, --output FILE  write FILE (- for standard output), not REPORT_DIR/report.*\n"
+	"      --arch NAME|FILE  draw the roofs of this GPU table (share/tl/arch/NAME.tsv)\n"
+	"      --md           write report.md instead of report.html";
 
 static const struct option longopts[] = {
 	{ "arch", required_argument, NULL, 'a' },

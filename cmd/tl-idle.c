@@ -25,7 +25,18 @@ static const char usage[] =
 	"usage: tl-idle [-hv] [-r RANKS] [--kernel-delay US] [--rank R] -o DIR [NODES...]\n"
 	"       tl-idle --critical-path ANNOTATION [--data-load NAME]... [--instance N[:M]]\n"
 	"               [--rank R] -o DIR [NODES]\n"
-	"       tl-idle --merge [-r RANKS] -o DIR IDLE_DIR...";
+	"       tl-idle --merge [-r RANKS] -o DIR IDLE_DIR...\n"
+	"\n"
+	"  -h, --help                 print this help and exit\n"
+	"  -o, --output DIR           the folder to write, made if needed\n"
+	"  -r, --ranks RANKS          the ranks of the breakdown and launch statistics\n"
+	"  -v, --verbose              say more on standard error\n"
+	"      --critical-path ANNOTATION  the critical path of that iteration instead\n"
+	"      --data-load NAME       events whose name holds NAME are data loading\n"
+	"      --instance N[:M]       which instance(s) of ANNOTATION, from 0 (0)\n"
+	"      --kernel-delay US      HTA's consecutive_kernel_delay\n"
+	"      --merge                merge ranks' idle folders\n"
+	"      --rank R               the rank of the one trace read";
 
 enum { OPT_CRIT = 256, OPT_DATA_LOAD, OPT_INSTANCE, OPT_KERNEL_DELAY, OPT_MERGE, OPT_RANK };
 

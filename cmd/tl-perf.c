@@ -25,7 +25,28 @@ static const char usage[] =
 	"               [--group-by-num-kernels] [--include-call-stack]\n"
 	"               [--include-first-occurrence-time] [--include-overlap-info]\n"
 	"               [--info FILE] [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
-	"               [--short-kernel-us N] [--topk N] [FILE]";
+	"               [--short-kernel-us N] [--topk N] [FILE]\n"
+	"\n"
+	"  -h, --help                 print this help and exit\n"
+	"  -l, --list                 list the sheet names and exit\n"
+	"  -o, --output DIR           write the sheets into DIR\n"
+	"  -s, --sheet SHEET          write this sheet (repeatable; one: to stdout)\n"
+	"      --all-gpu              count GPU events without a launch in the total\n"
+	"      --arch NAME|FILE|auto  add the roofline columns for this GPU table\n"
+	"      --bins N               bins of the short-kernel histogram (100)\n"
+	"      --csv                  write TraceLens-exact CSV, not tl TSV sheets\n"
+	"      --detect-recompute     tell activation recomputation from the first forward\n"
+	"      --diff-stats FILE      speedup/delta columns from a tl-diff diff_stats.csv\n"
+	"      --extension-file FILE  extra ops and performance models from FILE\n"
+	"      --group-by-num-kernels group unified_perf_summary by the kernels an op launches\n"
+	"      --include-call-stack   the python call stack of each op group\n"
+	"      --include-first-occurrence-time  when each op group first ran\n"
+	"      --include-overlap-info the *_kl_overlap sheets (kernels overlapping others)\n"
+	"      --info FILE            also write the facts tl-html opens a report with\n"
+	"      --micro-idle US        idle gaps shorter than US between kernels, counted\n"
+	"      --ops FILE             op categories and models from FILE, not ops.tsv\n"
+	"      --short-kernel-us N    threshold of the short-kernel sheets (10)\n"
+	"      --topk N               keep the first N rows of short_kernels_summary";
 
 static const struct option longopts[] = {
 	{ "all-gpu", no_argument, NULL, 'A' },

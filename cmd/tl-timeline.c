@@ -13,7 +13,17 @@
 
 static const char usage[] =
 	"usage: tl-timeline [-hv] [--all-gpu] [--csv] [--micro-idle US] [--per-gpu]\n"
-	"                   [--per-stream] [--strip FILE] [--strip-bins N] [FILE]";
+	"                   [--per-stream] [--strip FILE] [--strip-bins N] [FILE]\n"
+	"\n"
+	"  -h, --help           print this help and exit\n"
+	"  -v, --verbose        print each trace's row, GPU and linked event counts\n"
+	"      --all-gpu        count every GPU event, linked to a launch or not\n"
+	"      --csv            write TraceLens's gpu_timeline.csv exactly\n"
+	"      --micro-idle US  split idle time at gaps of US microseconds\n"
+	"      --per-gpu        one breakdown per GPU\n"
+	"      --per-stream     one breakdown per GPU and stream\n"
+	"      --strip FILE     also write the timeline per stream, in bins, to FILE\n"
+	"      --strip-bins N   bins of --strip (1000)";
 
 enum { OPT_ALL_GPU = 256, OPT_CSV, OPT_MICRO_IDLE, OPT_PER_GPU, OPT_PER_STREAM,
        OPT_STRIP, OPT_STRIP_BINS };

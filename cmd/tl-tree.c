@@ -21,7 +21,19 @@ static const char usage[] =
 	"usage: tl-tree [-v] [--python] [FILE]\n"
 	"       tl-tree --print [--root UID | --ext EXT_ID,PID,TID] [--depth N]\n"
 	"               [--prune-non-gpu] [--src N] [--python] [FILE]\n"
-	"       tl-tree --up UID | --node UID [--src N] [--python] [FILE]";
+	"       tl-tree --up UID | --node UID [--src N] [--python] [FILE]\n"
+	"\n"
+	"  -h, --help             print this help and exit\n"
+	"  -v                     print each source's node, root, drop and link counts\n"
+	"      --python           add python_function frames to the tree\n"
+	"      --print            print subtrees as TraceLens does, not the node stream\n"
+	"      --root UID         --print: the subtree of this uid\n"
+	"      --ext EXT,PID,TID  --print: the subtree of the event with this External id\n"
+	"      --depth N          --print: only N levels below the start node\n"
+	"      --prune-non-gpu    --print: leave out children that cause no GPU work\n"
+	"      --up UID           print the chain from this node up to its root\n"
+	"      --node UID         print one node's fields\n"
+	"      --src N            the source the views are about (default: the first)";
 
 enum mode { M_NODES, M_PRINT, M_UP, M_NODE };
 

@@ -20,7 +20,10 @@
 
 static const char usage[] =
 	"usage: tl-xlsx [-h] [-o FILE] DIR\n"
-	"       tl-xlsx [-h] [-o FILE] CSV ...";
+	"       tl-xlsx [-h] [-o FILE] CSV ...\n"
+	"\n"
+	"  -h, --help         print this help and exit\n"
+	"  -o, --output FILE  write the workbook to FILE (- for stdout; default DIR.xlsx)";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -76,10 +79,10 @@ static int list_dir(const char *dir, struct list *files)
 	for (size_t i = 0; i < names.n; i++) {
 		size_t len = strlen(names.v[i]);
 		char *p = xmalloc(st_add(dlen, len) + 6);
-		memcpy(p, dir, dlen);
+		tl_memcpy(p, dir, dlen);
 		p[dlen] = '/';
-		memcpy(p + dlen + 1, names.v[i], len);
-		memcpy(p + dlen + 1 + len, ".csv", 5);
+		tl_memcpy(p + dlen + 1, names.v[i], len);
+		tl_memcpy(p + dlen + 1 + len, ".csv", 5);
 		xgrow((void **)&files->v, &files->alloc, files->n + 1, sizeof(char *));
 		files->v[files->n++] = p;
 		free(names.v[i]);
@@ -104,8 +107,8 @@ static char *default_output(const char *dir)
 	else if (n > 4 && !memcmp(dir + n - 4, ".csv", 4) && dir[n - 5] != '/')
 		n -= 4;
 	p = xmalloc(n + 6);
-	memcpy(p, dir, n);
-	memcpy(p + n, ".xlsx", 6);
+	tl_memcpy(p, dir, n);
+	tl_memcpy(p + n, ".xlsx", 6);
 	return p;
 }
 

@@ -6,6 +6,7 @@
 #include "err.h"
 #include "cat_event.h"
 #include "cat_input.h"
+#include "cat_number.h"
 #include "json_scan.h"
 #include "json.h"
 #include "outbuf.h"
@@ -28,6 +29,7 @@ struct cat {
 /* Counts of one trace, for #end and -v. */
 struct counts {
 	uint64_t elements, written, skipped;
+	struct cat_number num;	/* impossible ts and dur, told at the end */
 };
 
 struct cat *cat_new(struct outbuf *ob, const struct cat_opts *o)
@@ -91,6 +93,7 @@ static int one_event(struct cat *c, const char *name, unsigned src,
 		msg = "event is not an object";
 	}
 	if (!msg) {
+		cat_number_check(&n->num, &c->j, uid);
 		cat_event_row(c->w, src, uid, &c->j);
 		n->written++;
 		return 0;
@@ -127,7 +130,7 @@ static int refill(struct cat *c, struct cat_input *in, const char *name)
 	size_t used = json_scan_consumed(&c->s);
 	ssize_t r;
 
-	memmove(c->buf, c->buf + used, c->len - used);
+	tl_memmove(c->buf, c->buf + used, c->len - used);
 	c->len -= used;
 	if (c->cap - c->len < READ_MIN) {
 		c->cap = st_mult(c->cap, 2);
@@ -178,7 +181,7 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 {
 	const char *name = cat_input_name(in);
 	unsigned src = c->nsrc++;
-	struct counts n = { 0, 0, 0 };
+	struct counts n = { 0 };
 	int rc;
 
 	cat_event_source(c->w, src, name);
@@ -188,6 +191,7 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 	rc = scan(c, in, name, src, &n);
 	if (rc == 0)
 		cat_event_end(c->w, src, n.elements, n.skipped);
+	cat_number_report(&n.num, name);
 	json_scan_release(&c->s);
 	if (c->o.verbose)
 		tl_warn("%s: %" PRIu64 " events read, %" PRIu64 " written, %"

@@ -12,6 +12,7 @@
 #include "cat_inflate.h"
 #include "cat_input.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 #define PEEK_SIZE (64u << 10)	/* bytes read to tell the format */
@@ -80,7 +81,7 @@ static ssize_t raw_read(struct cat_input *in, char *buf, size_t n)
 		size_t k = in->npeek - in->peek_off;
 		if (k > n)
 			k = n;
-		memcpy(buf, in->peek + in->peek_off, k);
+		tl_memcpy(buf, in->peek + in->peek_off, k);
 		in->peek_off += k;
 		return (ssize_t)k;
 	}
@@ -352,7 +353,7 @@ static ssize_t pump_read(struct cat_input *in, char *buf, size_t n)
 		size_t k = p->blen[slot] - p->roff;
 		if (k > n)
 			k = n;
-		memcpy(buf, p->blk[slot] + p->roff, k);
+		tl_memcpy(buf, p->blk[slot] + p->roff, k);
 		p->roff += k;
 		if (p->roff == p->blen[slot])
 			pump_release(p);
@@ -441,7 +442,7 @@ static int ar_list(struct cat_input *in)
 		set_err(in, "%s", "archive holds no *.json or *.json.gz member");
 		return -1;
 	}
-	qsort(in->m, in->nm, sizeof(*in->m), member_cmp);
+	tl_qsort(in->m, in->nm, sizeof(*in->m), member_cmp);
 	return 0;
 }
 

@@ -98,7 +98,7 @@ void coll_frame_put_col(struct coll_frame *f, const char *name, const struct cv 
 		c = (long)add_col(f, name);
 	fill(f, (size_t)c);
 	if (f->nrows)
-		memcpy(f->col[c].v, v, f->nrows * sizeof(*v));
+		tl_memcpy(f->col[c].v, v, f->nrows * sizeof(*v));
 	f->col[c].dt = cv_infer(v, f->nrows);
 	cv_cast(f->col[c].v, f->nrows, f->col[c].dt);
 }

@@ -6,6 +6,7 @@
 #include "pd_agg.h"
 #include "pd_groupby.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct sort_ctx {
@@ -67,7 +68,7 @@ void coll_group_by(struct coll_group *g, const struct coll_frame *f,
 	ctx.ncols = nkeys;
 	ctx.first = first;
 	sort_ctx = &ctx;
-	qsort(order, ng, sizeof(*order), cmp_groups);
+	tl_qsort(order, ng, sizeof(*order), cmp_groups);
 	g->n = ng;
 	g->start = xmalloc(st_mult(ng + 1, sizeof(*g->start)));
 	g->row = xmalloc(st_mult(f->nrows ? f->nrows : 1, sizeof(*g->row)));
@@ -75,7 +76,7 @@ void coll_group_by(struct coll_group *g, const struct coll_frame *f,
 		size_t n;
 		const size_t *rows = pd_groupby_rows(pg, order[i], &n);
 		g->start[i] = k;
-		memcpy(g->row + k, rows, n * sizeof(*rows));
+		tl_memcpy(g->row + k, rows, n * sizeof(*rows));
 		k += n;
 	}
 	g->start[ng] = k;

@@ -12,6 +12,7 @@
 #include "py_literal.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* ---- numbers as numpy computes them: int64 stays int64, else float64 ---- */
@@ -506,7 +507,7 @@ void coll_sheet_straggler(const struct coll_table *t, const struct coll_frame *d
 		return;
 	}
 	last = row_idxmin(detailed, wc, nwc);
-	qsort(ranks, nwc, sizeof(*ranks), cmp_i64);
+	tl_qsort(ranks, nwc, sizeof(*ranks), cmp_i64);
 	for (size_t i = 0; i < nwc; i++) {
 		char name[64];
 		long c, times_last = 0, times_first = 0;
@@ -836,7 +837,7 @@ void coll_sheet_heatmap(const struct coll_table *t, long world_size, struct coll
 	}
 	if (!np)
 		return;
-	qsort(p, np, sizeof(*p), cmp_pair);
+	tl_qsort(p, np, sizeof(*p), cmp_pair);
 	for (size_t i = 0; i < np; i = k) {
 		__int128 bytes = 0;
 		int64_t count = 0;

@@ -9,6 +9,7 @@
 #include "pd_groupby.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 const char *const coll_col_name[COLL_NCOLS] = {
@@ -84,7 +85,7 @@ static int order_ranks(struct coll_table *t, struct coll_rank *ranks, size_t n)
 		key[i][0] = ranks[i].rank >= 0 ? ranks[i].rank : (long)i;
 		key[i][1] = (long)i;
 	}
-	qsort(key, n, sizeof(*key), cmp_rank);	/* equal ranks: any order, error below */
+	tl_qsort(key, n, sizeof(*key), cmp_rank);	/* equal ranks: any order, error below */
 	t->rank_of = xmalloc(st_mult(n ? n : 1, sizeof(*t->rank_of)));
 	for (size_t i = 0; i < n; i++) {
 		if (i && key[i][0] == key[i - 1][0] && !rc) {
@@ -96,7 +97,7 @@ static int order_ranks(struct coll_table *t, struct coll_rank *ranks, size_t n)
 		tmp[i] = ranks[key[i][1]];
 		t->rank_of[i] = key[i][0];
 	}
-	memcpy(ranks, tmp, n * sizeof(*tmp));
+	tl_memcpy(ranks, tmp, n * sizeof(*tmp));
 	free(tmp);
 	free(key);
 	return rc;
@@ -231,8 +232,8 @@ static void number_groups(struct coll_table *t)
 		size_t n, *rows;
 		const size_t *src = pd_groupby_rows(g, gi, &n);
 		rows = xmalloc(st_mult(n, sizeof(*rows)));
-		memcpy(rows, src, n * sizeof(*rows));
-		qsort(rows, n, sizeof(*rows), cmp_ts);
+		tl_memcpy(rows, src, n * sizeof(*rows));
+		tl_qsort(rows, n, sizeof(*rows), cmp_ts);
 		for (size_t k = 0; k < n; k++)
 			t->row[rows[k]].c[COLL_C_INDEX] = cv_int((int64_t)k);
 		free(rows);

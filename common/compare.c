@@ -11,6 +11,7 @@
 #include "outbuf.h"
 #include "compare.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 #define CUM_PCT "Cumulative Percentage (%)"
@@ -236,7 +237,7 @@ static size_t roofline_keys(const struct inputs *in, char ***keys)
 		if (i == in->n)
 			(*keys)[n++] = b->col[j].name;
 	}
-	qsort(*keys + 1, n - 1, sizeof(**keys), cmp_str);
+	tl_qsort(*keys + 1, n - 1, sizeof(**keys), cmp_str);
 	return n;
 }
 

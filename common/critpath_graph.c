@@ -9,6 +9,7 @@
 #include "idle_trace.h"
 #include "np_stat.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 #define NONE UINT32_MAX
@@ -181,7 +182,7 @@ static void clip(struct critpath *g)
 			u[nu].index = t->ev[i].index;
 			u[nu++].row = i;
 		}
-	qsort(u, nu, sizeof(*u), by_urow);
+	tl_qsort(u, nu, sizeof(*u), by_urow);
 	g->clip = xmalloc(st_mult(nu + 1, sizeof(size_t)));
 	for (size_t i = 0; i < nu; i++) {
 		uint32_t r;
@@ -253,7 +254,7 @@ static void create_nodes(struct critpath *g)
 		n[ne + i].is_start = 0;
 	}
 	nn = 2 * ne;
-	qsort(n, nn, sizeof(*n), by_ts_ev);
+	tl_qsort(n, nn, sizeof(*n), by_ts_ev);
 	g->node = xcalloc(nn + 1, sizeof(*g->node));
 	g->nnode = nn;
 	for (size_t i = 0; i < nn; i++) {
@@ -475,7 +476,7 @@ static void call_stack(struct critpath *g, const size_t *rows, size_t n)
 		ev[nev++] = (struct csev){ e->ts, dur, e->index, 1 };
 		ev[nev++] = (struct csev){ e->ts + dur, dur, e->index, 0 };
 	}
-	qsort(ev, nev, sizeof(*ev), by_csev);
+	tl_qsort(ev, nev, sizeof(*ev), by_csev);
 	cn[0].idx = -1;
 	cn[0].parent = -1;
 	for (size_t i = 0; i < nev; i++) {
@@ -588,7 +589,7 @@ static void call_stacks(struct critpath *g)
 		tr[i].pos = i;
 	}
 	cmp_set = g->set;
-	qsort(tr, g->nclip, sizeof(*tr), by_thread);
+	tl_qsort(tr, g->nclip, sizeof(*tr), by_thread);
 	for (size_t i = 0, j; i < g->nclip; i = j) {
 		int gpu = 0, cpu = 1;
 		size_t n = 0;

@@ -288,7 +288,7 @@ static int set_rows(struct csv *c, struct parser *p)
 	size_t ncells = st_mult(c->nrows, c->ncols);
 	c->f = xcalloc(ncells ? ncells : 1, sizeof(*c->f));
 	if (ncells)
-		memcpy(c->f, p->f + c->ncols, ncells * sizeof(*c->f));
+		tl_memcpy(c->f, p->f + c->ncols, ncells * sizeof(*c->f));
 	return 0;
 }
 

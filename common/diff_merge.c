@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "diff_merge.h"
+#include "display.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 #define UNSET (NT_NONE - 1)
@@ -175,7 +177,7 @@ static void sort_by_ts(const struct diff_merge *tm, int side, struct vec *v)
 		r[k].pos = k;
 		r[k].uid = v->v[k];
 	}
-	qsort(r, v->n, sizeof(*r), cmp_tsref);
+	tl_qsort(r, v->n, sizeof(*r), cmp_tsref);
 	for (size_t k = 0; k < v->n; k++)
 		v->v[k] = r[k].uid;
 	free(r);
@@ -309,8 +311,8 @@ static void bfs_levels(struct diff_merge *tm, int side, uint32_t uid, struct lev
 				vpush(&lv->names, diff_merge_norm(tm, side, ch));
 			}
 		}
-		if (lv->names.n > lv->off[d])	/* never qsort(NULL, 0) */
-			qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d],
+		if (lv->names.n > lv->off[d])	/* never tl_qsort(NULL, 0) */
+			tl_qsort(lv->names.v + lv->off[d], lv->names.n - lv->off[d],
 			      sizeof(uint32_t), cmp_u32);
 		lv->off[d + 1] = (uint32_t)lv->names.n;
 		lv->n = d + 1;
@@ -392,8 +394,8 @@ static void resolve_group(struct diff_merge *tm, struct group *g, const uint32_t
 	struct scored *sp = xmalloc(st_mult(st_mult(n1, n2), sizeof(*sp)));
 	uint8_t *a1 = xcalloc(n1, 1), *a2 = xcalloc(n2, 1);
 
-	qsort(g->i1.v, n1, sizeof(uint32_t), cmp_u32);
-	qsort(g->i2.v, n2, sizeof(uint32_t), cmp_u32);
+	tl_qsort(g->i1.v, n1, sizeof(uint32_t), cmp_u32);
+	tl_qsort(g->i2.v, n2, sizeof(uint32_t), cmp_u32);
 	for (size_t a = 0; a < n1; a++)
 		bfs_levels(tm, 0, c1[g->i1.v[a]], &l1[a]);
 	for (size_t b = 0; b < n2; b++)
@@ -406,7 +408,7 @@ static void resolve_group(struct diff_merge *tm, struct group *g, const uint32_t
 			sp[np].not_orig = !hmap_get(orig, pair_key((int32_t)g->i1.v[a],
 								 (int32_t)g->i2.v[b]), NULL);
 		}
-	qsort(sp, np, sizeof(*sp), cmp_scored);
+	tl_qsort(sp, np, sizeof(*sp), cmp_scored);
 	for (size_t k = 0; k < np && got < want; k++) {
 		if (a1[sp[k].i] || a2[sp[k].j])
 			continue;
@@ -519,7 +521,7 @@ static void pyset_order(uint32_t *pairs, size_t n)
 			out[o++] = pairs[2 * slot[x]];
 			out[o++] = pairs[2 * slot[x] + 1];
 		}
-	memcpy(pairs, out, 2 * n * sizeof(*out));
+	tl_memcpy(pairs, out, 2 * n * sizeof(*out));
 	free(out);
 	free(hash);
 	free(slot);
@@ -913,42 +915,95 @@ static void collapse_lists(struct diff_merge *tm, uint32_t *u1, uint32_t *u2,
 	vfree(&deeper);
 }
 
+/*
+ * One merge(u1, u2) call of TraceDiff's traverse_and_merge in progress:
+ * its node, its aligned children and the merged ones made so far.
+ */
+struct mframe {
+	uint32_t mid, u1, u2;
+	struct vec c1, c2, kids;
+	struct diff_align al;
+	size_t k;		/* next alignment op to merge */
+};
+
+/* A new merged node for (u1, u2) with its children aligned; the frame. */
+static void merge_begin(struct diff_merge *tm, struct mframe *f, uint32_t u1, uint32_t u2,
+			uint64_t key)
+{
+	memset(f, 0, sizeof(*f));
+	f->mid = new_node(tm);
+	hmap_put(&tm->memo, key, f->mid);
+	children_with_missing(tm, u1, u2, &f->c1, &f->c2);
+	collapse_lists(tm, &u1, &u2, &f->c1, &f->c2);
+	f->u1 = u1, f->u2 = u2;
+	diff_align_init(&f->al);
+	pair_children(tm, &f->al, &f->c1, &f->c2);
+	if (has_unmatched(&f->al))
+		reconcile(tm, &f->al, &f->c1, &f->c2);
+	canonicalise(tm, &f->al, &f->c1, &f->c2);
+}
+
+/* All children merged: fill the node in; the frame is released. */
+static void merge_end(struct diff_merge *tm, struct mframe *f)
+{
+	struct diff_merge_node *m = &tm->m[f->mid];
+
+	m->uid1 = f->u1;
+	m->uid2 = f->u2;
+	m->type = f->u1 != NT_NONE && f->u2 != NT_NONE ? TM_COMBINED :
+		  f->u1 != NT_NONE ? TM_TRACE1 : TM_TRACE2;
+	m->kid = (uint32_t)tm->nkids;
+	m->nkid = (uint32_t)f->kids.n;
+	xgrow((void **)&tm->kids, &tm->kids_alloc, tm->nkids + f->kids.n + 1, sizeof(*tm->kids));
+	if (f->kids.n)
+		tl_memcpy(tm->kids + tm->nkids, f->kids.v, f->kids.n * sizeof(*f->kids.v));
+	tm->nkids += f->kids.n;
+	diff_align_release(&f->al);
+	vfree(&f->c1), vfree(&f->c2), vfree(&f->kids);
+}
+
+static uint64_t merge_key(uint32_t u1, uint32_t u2)
+{
+	return ((uint64_t)(uint32_t)(u1 + 1) << 32) | (uint32_t)(u2 + 1);
+}
+
+/*
+ * traverse_and_merge, depth first as TraceDiff recurses (nodes numbered
+ * in the same order, children's blocks appended as each node completes),
+ * on a stack of frames instead of the C stack: trees can be a million
+ * levels deep.
+ */
 static uint32_t merge(struct diff_merge *tm, uint32_t u1, uint32_t u2)
 {
-	uint64_t key = ((uint64_t)(uint32_t)(u1 + 1) << 32) | (uint32_t)(u2 + 1);
-	struct vec c1 = { 0 }, c2 = { 0 }, kids = { 0 };
-	struct diff_align al;
+	struct mframe *st = NULL;
+	size_t n = 0, alloc = 0;
 	uint32_t mid;
 
-	if (hmap_get(&tm->memo, key, &mid))
+	if (hmap_get(&tm->memo, merge_key(u1, u2), &mid))
 		return mid;
-	mid = new_node(tm);
-	hmap_put(&tm->memo, key, mid);
-	children_with_missing(tm, u1, u2, &c1, &c2);
-	collapse_lists(tm, &u1, &u2, &c1, &c2);
-	diff_align_init(&al);
-	pair_children(tm, &al, &c1, &c2);
-	if (has_unmatched(&al))
-		reconcile(tm, &al, &c1, &c2);
-	canonicalise(tm, &al, &c1, &c2);
-	for (size_t k = 0; k < al.nr; k++) {
-		const struct diff_align_op *o = &al.ops[k];
-		uint32_t a = o->i < 0 ? NT_NONE : c1.v[o->i];
-		uint32_t b = o->j < 0 ? NT_NONE : c2.v[o->j];
-		vpush(&kids, merge(tm, a, b));
+	xgrow((void **)&st, &alloc, 1, sizeof(*st));
+	merge_begin(tm, &st[n++], u1, u2, merge_key(u1, u2));
+	for (;;) {
+		struct mframe *f = &st[n - 1];
+		if (f->k < f->al.nr) {
+			const struct diff_align_op *o = &f->al.ops[f->k++];
+			uint32_t a = o->i < 0 ? NT_NONE : f->c1.v[o->i];
+			uint32_t b = o->j < 0 ? NT_NONE : f->c2.v[o->j];
+			if (hmap_get(&tm->memo, merge_key(a, b), &mid)) {
+				vpush(&f->kids, mid);
+				continue;
+			}
+			xgrow((void **)&st, &alloc, n + 1, sizeof(*st));
+			merge_begin(tm, &st[n++], a, b, merge_key(a, b));
+			continue;
+		}
+		mid = f->mid;
+		merge_end(tm, f);
+		if (--n == 0)
+			break;
+		vpush(&st[n - 1].kids, mid);
 	}
-	tm->m[mid].uid1 = u1;
-	tm->m[mid].uid2 = u2;
-	tm->m[mid].type = u1 != NT_NONE && u2 != NT_NONE ? TM_COMBINED :
-			  u1 != NT_NONE ? TM_TRACE1 : TM_TRACE2;
-	tm->m[mid].kid = (uint32_t)tm->nkids;
-	tm->m[mid].nkid = (uint32_t)kids.n;
-	xgrow((void **)&tm->kids, &tm->kids_alloc, tm->nkids + kids.n + 1, sizeof(*tm->kids));
-	if (kids.n)
-		memcpy(tm->kids + tm->nkids, kids.v, kids.n * sizeof(*kids.v));
-	tm->nkids += kids.n;
-	diff_align_release(&al);
-	vfree(&c1), vfree(&c2), vfree(&kids);
+	free(st);
 	return mid;
 }
 
@@ -1018,49 +1073,82 @@ struct prefix {
 	size_t n, alloc;
 };
 
+/* A name as the file has it, or for a terminal: demangled and escaped. */
+static void put_name(struct outbuf *ob, const char *s, int display)
+{
+	char *d;
+
+	if (!display) {
+		outbuf_puts(ob, s);
+		return;
+	}
+	d = display_demangle(s);
+	display_escape(ob, d ? d : s, strlen(d ? d : s), DISPLAY_TERMINAL);
+	free(d);
+}
+
 static void write_label(const struct diff_merge *tm, const struct diff_merge_node *m,
-			struct outbuf *ob)
+			struct outbuf *ob, int display)
 {
 	char b1[DIFF_MERGE_UIDBUF], b2[DIFF_MERGE_UIDBUF];
 	const char *n1 = m->uid1 != NT_NONE ? diff_merge_op_name(tm, 0, m->uid1, b1) : NULL;
 	const char *n2 = m->uid2 != NT_NONE ? diff_merge_op_name(tm, 1, m->uid2, b2) : NULL;
 
-	if (m->type == TM_COMBINED && !strcmp(n1, n2))
-		outbuf_puts(ob, n1);
-	else if (m->type == TM_COMBINED)
-		outbuf_printf(ob, "combined: %s | %s", n1, n2);
-	else if (m->type == TM_TRACE1)
-		outbuf_printf(ob, ">> trace1: %s", n1);
-	else
-		outbuf_printf(ob, "<< trace2: %s", n2);
+	if (m->type == TM_COMBINED && !strcmp(n1, n2)) {
+		put_name(ob, n1, display);
+	} else if (m->type == TM_COMBINED) {
+		outbuf_puts(ob, "combined: ");
+		put_name(ob, n1, display);
+		outbuf_puts(ob, " | ");
+		put_name(ob, n2, display);
+	} else {
+		outbuf_puts(ob, m->type == TM_TRACE1 ? ">> trace1: " : "<< trace2: ");
+		put_name(ob, m->type == TM_TRACE1 ? n1 : n2, display);
+	}
 	outbuf_putc(ob, '\n');
 }
 
-static void write_subtree(const struct diff_merge *tm, uint32_t mid, struct prefix *p,
-			  int last, struct outbuf *ob)
+/*
+ * One subtree of the merged tree, depth first on a stack of its own (see
+ * tree_view.c: a node's prefix is p->s[0..plen), written when it prints).
+ */
+static void write_subtree(const struct diff_merge *tm, uint32_t root, struct prefix *p,
+			  int root_last, struct outbuf *ob, int display)
 {
-	const struct diff_merge_node *m = &tm->m[mid];
-	size_t keep = p->n, nkid = m->nkid, done = 0;
+	struct wtodo { uint32_t mid; int last; size_t plen; } *st = NULL;
+	size_t n = 0, alloc = 0;
+	uint32_t *order = NULL;
+	size_t oalloc = 0;
 
-	outbuf_put(ob, p->s, p->n);
-	outbuf_puts(ob, last ? "└── " : "├── ");
-	write_label(tm, m, ob);
-	xgrow((void **)&p->s, &p->alloc, p->n + 8, 1);
-	memcpy(p->s + p->n, last ? "    " : "│   ", last ? 4 : 6);
-	p->n += last ? 4 : 6;
-	/* combined children first, then trace1-only, then trace2-only */
-	for (int type = TM_COMBINED; type <= TM_TRACE2; type++)
-		for (uint32_t k = 0; k < nkid; k++) {
-			uint32_t c = tm->kids[m->kid + k];
-			if (tm->m[c].type != type)
-				continue;
-			done++;
-			write_subtree(tm, c, p, done == nkid, ob);
-		}
-	p->n = keep;
+	xgrow((void **)&st, &alloc, 1, sizeof(*st));
+	st[n++] = (struct wtodo){ root, root_last, p->n };
+	while (n) {
+		struct wtodo f = st[--n];
+		const struct diff_merge_node *m = &tm->m[f.mid];
+		size_t nkid = m->nkid, done = 0, cplen = f.plen + (f.last ? 4 : 6);
+
+		outbuf_put(ob, p->s, f.plen);
+		outbuf_puts(ob, f.last ? "└── " : "├── ");
+		write_label(tm, m, ob, display);
+		xgrow((void **)&p->s, &p->alloc, f.plen + 8, 1);
+		tl_memcpy(p->s + f.plen, f.last ? "    " : "│   ", f.last ? 4 : 6);
+		/* combined children first, then trace1-only, then trace2-only */
+		xgrow((void **)&order, &oalloc, nkid + 1, sizeof(*order));
+		for (int type = TM_COMBINED; type <= TM_TRACE2; type++)
+			for (uint32_t k = 0; k < nkid; k++) {
+				uint32_t c = tm->kids[m->kid + k];
+				if (tm->m[c].type == type)
+					order[done++] = c;
+			}
+		xgrow((void **)&st, &alloc, n + done, sizeof(*st));
+		for (size_t k = done; k-- > 0;)
+			st[n++] = (struct wtodo){ order[k], k + 1 == nkid, cplen };
+	}
+	free(st);
+	free(order);
 }
 
-void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu)
+static void write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu, int display)
 {
 	struct prefix p = { NULL, 0, 0 };
 
@@ -1068,7 +1156,17 @@ void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_n
 		const struct diff_merge_node *m = &tm->m[tm->roots[k]];
 		if (prune_non_gpu && !gpu_path(tm, 0, m->uid1) && !gpu_path(tm, 1, m->uid2))
 			continue;
-		write_subtree(tm, tm->roots[k], &p, k + 1 == tm->nroots, ob);
+		write_subtree(tm, tm->roots[k], &p, k + 1 == tm->nroots, ob, display);
 	}
 	free(p.s);
+}
+
+void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu)
+{
+	write_tree(tm, ob, prune_non_gpu, 0);
+}
+
+void diff_merge_print_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu)
+{
+	write_tree(tm, ob, prune_non_gpu, 1);
 }

@@ -67,6 +67,9 @@ void diff_merge_run(struct diff_merge *tm);
 void diff_merge_free(struct diff_merge *tm);
 /* The merged tree as text: one line per node, TraceDiff's format. */
 void diff_merge_write_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu);
+/* The same for a terminal (tl-diff -p): names demangled, control
+ * characters escaped; merged_tree_output.txt keeps TraceDiff's bytes. */
+void diff_merge_print_tree(struct diff_merge *tm, struct outbuf *ob, int prune_non_gpu);
 
 /* A node's name as TraceDiff prints it: the raw name, or the uid in
  * decimal (written into buf) when the name is empty.  side is 0 or 1. */

@@ -9,7 +9,9 @@
 #include "py_repr.h"
 #include "py_fmt.h"
 #include "diff_report.h"
+#include "display.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 enum { K_NAME, K_COUNT, K_CPU, K_UID, K_SRC, K_DIMS, K_STRIDES, K_TYPES, K_CONCRETE,
@@ -122,7 +124,7 @@ static void build_stack(struct diff_report *td, int side, uint32_t uid, struct c
 		xgrow((void **)&s, &alloc, len + n + 2, 1);
 		if (k != na - 1)
 			s[len++] = ';';
-		memcpy(s + len, nm, n);
+		tl_memcpy(s + len, nm, n);
 		len += n;
 		s[len] = '\0';
 	}
@@ -177,7 +179,7 @@ static double union_length(const struct tree_read *t, const uint32_t *u, size_t 
 		m++;
 	}
 	/* merge_intervals sorts stably; equal starts give the same union either way */
-	qsort(iv, m, sizeof(*iv), cmp_ival);
+	tl_qsort(iv, m, sizeof(*iv), cmp_ival);
 	for (size_t k = 0; k < m; k = k) {
 		s = iv[k].s, e = iv[k].e;
 		for (k++; k < m && iv[k].s <= e; k++)
@@ -325,22 +327,37 @@ static void stats_only(struct diff_report *td, int side, uint32_t mid, uint32_t 
 	free(g);
 }
 
-static void traverse(struct diff_report *td, uint32_t mid, uint32_t parent, uint8_t *visited)
+/*
+ * TraceDiff's recursive walk of the merged tree, in its order (children
+ * pushed last first), on a stack of its own: trees a million levels deep
+ * must not overflow the C stack.
+ */
+static void traverse(struct diff_report *td, uint32_t root, uint8_t *visited)
 {
-	const struct diff_merge_node *m = &td->tm->m[mid];
+	struct { uint32_t mid, parent; } *st = NULL;
+	size_t n = 0, alloc = 0;
 
-	if (visited[mid])
-		return;
-	if (m->type != TM_COMBINED) {
-		stats_only(td, m->type == TM_TRACE2, mid, parent);
-		visited[mid] = 1;
-		return;
+	xgrow((void **)&st, &alloc, 1, sizeof(*st));
+	st[n].mid = root, st[n++].parent = NT_NONE;
+	while (n) {
+		uint32_t mid = st[--n].mid, parent = st[n].parent;
+		const struct diff_merge_node *m = &td->tm->m[mid];
+
+		if (visited[mid])
+			continue;
+		if (m->type != TM_COMBINED) {
+			stats_only(td, m->type == TM_TRACE2, mid, parent);
+			visited[mid] = 1;
+			continue;
+		}
+		stats_combined(td, mid, visited);
+		if (!gpath(td->tm->t[0], m->uid1) && !gpath(td->tm->t[1], m->uid2))
+			continue;
+		xgrow((void **)&st, &alloc, n + m->nkid, sizeof(*st));
+		for (uint32_t k = m->nkid; k-- > 0;)
+			st[n].mid = td->tm->kids[m->kid + k], st[n++].parent = mid;
 	}
-	stats_combined(td, mid, visited);
-	if (!gpath(td->tm->t[0], m->uid1) && !gpath(td->tm->t[1], m->uid2))
-		return;
-	for (uint32_t k = 0; k < m->nkid; k++)
-		traverse(td, td->tm->kids[m->kid + k], mid, visited);
+	free(st);
 }
 
 static int rows_equal(struct diff_report *td, const struct diff_report_row *a, const struct diff_report_row *b)
@@ -477,7 +494,7 @@ static void build_groups(struct diff_report *td)
 	for (size_t k = 0; k < td->nrows; k++)
 		ix[k] = k;
 	cmp_td = td;
-	qsort(ix, td->nrows, sizeof(*ix), cmp_rowkey);
+	tl_qsort(ix, td->nrows, sizeof(*ix), cmp_rowkey);
 	td->g = xcalloc(td->nrows + 1, sizeof(*td->g));
 	for (size_t k = 0; k < td->nrows;) {
 		struct diff_report_group *g = &td->g[td->ng++];
@@ -506,7 +523,7 @@ static void build_groups(struct diff_report *td)
 	free(ix);
 	for (size_t k = 0; k < td->ng; k++)
 		group_keys(td, &td->g[k]);
-	qsort(td->g, td->ng, sizeof(*td->g), cmp_group);
+	tl_qsort(td->g, td->ng, sizeof(*td->g), cmp_group);
 }
 
 /* ---- rename map (get_rename_map / find_common_name) ---- */
@@ -542,7 +559,7 @@ static void vremove(struct vec32 *a, uint32_t x)
 {
 	for (size_t k = 0; k < a->n; k++)
 		if (a->v[k] == x) {
-			memmove(a->v + k, a->v + k + 1, (a->n - k - 1) * sizeof(*a->v));
+			tl_memmove(a->v + k, a->v + k + 1, (a->n - k - 1) * sizeof(*a->v));
 			a->n--;
 			return;
 		}
@@ -904,7 +921,7 @@ static void json_list(struct outbuf *ob, const char **v, size_t n, int indent)
 {
 	size_t out = 0;
 
-	qsort(v, n, sizeof(*v), cmp_strp);
+	tl_qsort(v, n, sizeof(*v), cmp_strp);
 	if (!n) {
 		outbuf_puts(ob, "[]");
 		return;
@@ -944,7 +961,7 @@ void diff_report_write_map_side(struct diff_report *td, struct outbuf *ob, int s
 		kv[n].key = td->g[k].key[K_CPU];
 		kv[n++].val = td->g[k].key[K_NAME];
 	}
-	qsort(kv, n, sizeof(*kv), cmp_kv);
+	tl_qsort(kv, n, sizeof(*kv), cmp_kv);
 	outbuf_putc(ob, '{');
 	for (size_t k = 0; k < n;) {
 		size_t e = k, nv = 0;
@@ -1049,7 +1066,7 @@ struct diff_report *diff_report_new(struct diff_merge *tm)
 	td->cache = c;
 	opname_init(&c->on);
 	for (uint32_t k = 0; k < tm->nroots; k++)
-		traverse(td, tm->roots[k], NT_NONE, visited);
+		traverse(td, tm->roots[k], visited);
 	free(visited);
 	td->kt_int = 1;
 	for (size_t k = 0; k < td->nrows; k++) {
@@ -1253,10 +1270,22 @@ static int same_ops(const struct lca_sum *l)
 	return 1;
 }
 
+/* A name in --summary (text for a terminal): demangled, control characters escaped. */
+static void put_display(struct outbuf *ob, const char *s)
+{
+	char *d = display_demangle(s);
+
+	display_escape(ob, d ? d : s, strlen(d ? d : s), DISPLAY_TERMINAL);
+	free(d);
+}
+
 static void write_ops(struct diff_report *td, struct outbuf *ob, const struct vec32 *v)
 {
-	for (size_t k = 0; k < v->n; k++)
-		outbuf_printf(ob, "%s%s", k ? ", " : "", str(td, v->v[k]));
+	for (size_t k = 0; k < v->n; k++) {
+		if (k)
+			outbuf_puts(ob, ", ");
+		put_display(ob, str(td, v->v[k]));
+	}
 }
 
 static void free_sums(struct lca_sum *ls, size_t n)
@@ -1276,16 +1305,20 @@ void diff_report_write_summary(struct diff_report *td, struct outbuf *ob, int to
 		tot[0] += ls[k].t[0], tot[1] += ls[k].t[1];
 		absum += fabs(ls[k].t[1] - ls[k].t[0]);
 	}
-	qsort(ls, n, sizeof(*ls), cmp_lca_sum);
+	tl_qsort(ls, n, sizeof(*ls), cmp_lca_sum);
 	outbuf_printf(ob, "points of difference: %zu; GPU time under them: trace1 %.3f us, "
 		      "trace2 %.3f us, change %+.3f us\n", nn, tot[0], tot[1], tot[1] - tot[0]);
 	outbuf_puts(ob, "   change_us  share  trace1_us  trace2_us  count  lowest common ancestor\n");
 	for (size_t k = 0; k < n && (top <= 0 || k < (size_t)top); k++) {
 		const struct lca_sum *l = &ls[k];
 		double d = l->t[1] - l->t[0];
-		outbuf_printf(ob, "%+12.3f %5.1f%% %10.3f %10.3f %6u  %s\n", d,
-			      absum > 0 ? 100 * fabs(d) / absum : 0.0, l->t[0], l->t[1], l->n,
-			      l->name == NT_NONE ? "(no common ancestor)" : str(td, l->name));
+		outbuf_printf(ob, "%+12.3f %5.1f%% %10.3f %10.3f %6u  ", d,
+			      absum > 0 ? 100 * fabs(d) / absum : 0.0, l->t[0], l->t[1], l->n);
+		if (l->name == NT_NONE)
+			outbuf_puts(ob, "(no common ancestor)");
+		else
+			put_display(ob, str(td, l->name));
+		outbuf_putc(ob, '\n');
 		if (l->ops[0].n && l->ops[1].n && !same_ops(l)) {
 			outbuf_puts(ob, "                lowered differently: ");
 			write_ops(td, ob, &l->ops[0]);

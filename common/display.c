@@ -1,4 +1,5 @@
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,12 +41,26 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
-static void put_hex(struct outbuf *ob, unsigned char c)
+/* Where escaped text goes: an outbuf, or a stdio stream (messages). */
+struct sink {
+	struct outbuf *ob;
+	FILE *fp;
+};
+
+static void put(struct sink *k, const char *s, size_t n)
+{
+	if (k->ob)
+		outbuf_put(k->ob, s, n);
+	else if (n)
+		fwrite(s, 1, n, k->fp);
+}
+
+static void put_hex(struct sink *k, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
 	char b[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
 
-	outbuf_put(ob, b, 4);
+	put(k, b, 4);
 }
 
 /* The character reference HTML text and attribute values need for c. */
@@ -61,7 +76,7 @@ static const char *html_entity(unsigned char c)
 	}
 }
 
-void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
+static void escape(struct sink *out, const char *s, size_t n, int mode)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, run = 0;	/* s[run..i) is plain text not yet written */
@@ -77,29 +92,43 @@ void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
 			i += k;
 			continue;
 		}
-		outbuf_put(ob, s + run, i - run);
+		put(out, s + run, i - run);
 		if (ent) {
-			outbuf_puts(ob, ent);
+			put(out, ent, strlen(ent));
 			i++;
 		} else if (md) {
-			outbuf_putc(ob, '\\');
-			outbuf_putc(ob, (char)c);
+			char b[2] = { '\\', (char)c };
+			put(out, b, 2);
 			i++;
 		} else if (c == '\t' || c == '\n' || c == '\r') {
-			outbuf_putc(ob, '\\');
-			outbuf_putc(ob, c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+			char b[2] = { '\\', c == '\t' ? 't' : c == '\n' ? 'n' : 'r' };
+			put(out, b, 2);
 			i++;
 		} else if (c1) {
-			put_hex(ob, u[i]);
-			put_hex(ob, u[i + 1]);
+			put_hex(out, u[i]);
+			put_hex(out, u[i + 1]);
 			i += 2;
 		} else {
-			put_hex(ob, c);
+			put_hex(out, c);
 			i++;
 		}
 		run = i;
 	}
-	outbuf_put(ob, s + run, n - run);
+	put(out, s + run, n - run);
+}
+
+void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
+{
+	struct sink k = { ob, NULL };
+
+	escape(&k, s, n, mode);
+}
+
+void display_escape_fp(FILE *fp, const char *s, size_t n, int mode)
+{
+	struct sink k = { NULL, fp };
+
+	escape(&k, s, n, mode);
 }
 
 char *display_demangle(const char *name)

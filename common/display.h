@@ -14,6 +14,7 @@
 #define TL_DISPLAY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct outbuf;
 
@@ -31,6 +32,9 @@ enum {
  * \t, \n, \r.  Valid UTF-8 text passes unchanged.  Linear in n.
  */
 void display_escape(struct outbuf *ob, const char *s, size_t n, int mode);
+/* The same to a stdio stream: tl_warn's messages on stderr, which name
+ * files and events a trace controls (as git's vreportf does). */
+void display_escape_fp(FILE *fp, const char *s, size_t n, int mode);
 
 /*
  * The demangled form of an Itanium C++ ABI name ("_ZN5aiter..." →

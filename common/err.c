@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "err.h"
 
 static const char *progname = "tl";
@@ -19,12 +20,39 @@ const char *tl_progname(void)
 	return progname;
 }
 
+/*
+ * The message, its control characters escaped: it names files, archive
+ * members and events that a trace controls, and a name must not be able to
+ * retitle the terminal or clear it (display_escape_fp, as git's vreportf).
+ * No allocation on the common path: tl_die reports failed allocations.
+ */
+static void put_message(const char *fmt, va_list ap, const char *tail)
+{
+	char small[1024], *buf = small;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)))
+		vsnprintf(buf, (size_t)n + 1, fmt, aq);
+	else if (n >= (int)sizeof(small))
+		buf = small, n = (int)sizeof(small) - 1;
+	va_end(aq);
+	fprintf(stderr, "%s: ", progname);
+	if (n > 0)
+		display_escape_fp(stderr, buf, (size_t)n, DISPLAY_TERMINAL);
+	if (tail)
+		fprintf(stderr, ": %s", tail);
+	fputc('\n', stderr);
+	if (buf != small)
+		free(buf);
+}
+
 void tl_vwarn(const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	put_message(fmt, ap, NULL);
 }
 
 void tl_warn(const char *fmt, ...)
@@ -37,9 +65,7 @@ void tl_warn(const char *fmt, ...)
 
 static void vwarn_errno(int e, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, ": %s\n", strerror(e));
+	put_message(fmt, ap, strerror(e));
 }
 
 void tl_warn_errno(const char *fmt, ...)

@@ -114,7 +114,7 @@ static int tok_double(const struct json *j, unsigned v, double *d)
 	n = (size_t)(j->tok[v].end - j->tok[v].start);
 	if (n >= sizeof(tmp))
 		return 0;
-	memcpy(tmp, j->text + j->tok[v].start, n);
+	tl_memcpy(tmp, j->text + j->tok[v].start, n);
 	tmp[n] = 0;
 	*d = strtod(tmp, NULL);
 	return 1;
@@ -346,7 +346,7 @@ static int refill(struct fuse *f, struct cat_input *in, const char *path)
 	size_t used = json_scan_consumed(&f->s);
 	ssize_t r;
 
-	memmove(f->buf, f->buf + used, f->len - used);
+	tl_memmove(f->buf, f->buf + used, f->len - used);
 	f->len -= used;
 	if (f->cap - f->len < READ_MIN) {
 		f->cap = st_mult(f->cap, 2);

@@ -6,6 +6,7 @@
 #include "outbuf.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct entry {
@@ -112,7 +113,7 @@ long fuse_pids_map(struct fuse_pids *p, unsigned rank, const char *text,
 
 	xgrow((void **)&p->key, &p->key_alloc, st_add(n, 1), 1);
 	p->key[0] = is_string ? 's' : 'n';
-	memcpy(p->key + 1, text, n);
+	tl_memcpy(p->key + 1, text, n);
 	id = strpool_intern(p->sp, p->key, n + 1);
 	key = ((uint64_t)rank << 32 | id) + 1;
 	if (hmap_get(&p->index, key, &e))
@@ -177,7 +178,7 @@ uint64_t fuse_pids_write_names(struct fuse_pids *p, struct outbuf *ob,
 {
 	uint64_t start = written;
 
-	qsort(p->e, p->n, sizeof(*p->e), by_pid);
+	tl_qsort(p->e, p->n, sizeof(*p->e), by_pid);
 	for (size_t i = 0; i < p->n; i++)
 		if (p->e[i].kept)
 			write_one(p, &p->e[i], ob, &written);

@@ -8,6 +8,7 @@
 #include "np_stat.h"
 #include "pd_agg.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct iv {
@@ -20,7 +21,7 @@ static void permute(double *x, const size_t *idx, size_t n, double *tmp)
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = x[idx[i]];
 	if (n)
-		memcpy(x, tmp, n * sizeof(*x));
+		tl_memcpy(x, tmp, n * sizeof(*x));
 }
 
 /*
@@ -172,7 +173,7 @@ static void sweep_sort(struct sweep *s)
 	for (size_t i = 0; i < s->n; i++)
 		st[i] = s->status[ord[i]];
 	if (s->n)
-		memcpy(s->status, st, s->n * sizeof(*st));
+		tl_memcpy(s->status, st, s->n * sizeof(*st));
 	free(ord);
 	free(tmp);
 	free(st);
@@ -278,8 +279,8 @@ void idle_state_name(int64_t state, char *buf, size_t size)
 		size_t need = strlen(sep) + strlen(names[b]);
 		if (len + need + 1 > size)
 			break;
-		memcpy(buf + len, sep, strlen(sep));
-		memcpy(buf + len + strlen(sep), names[b], strlen(names[b]) + 1);
+		tl_memcpy(buf + len, sep, strlen(sep));
+		tl_memcpy(buf + len + strlen(sep), names[b], strlen(names[b]) + 1);
 		len += need;
 	}
 }
@@ -357,7 +358,7 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 	/* groupby(name) sorts the names; then sort_values("sum", desc) */
 	sort_set = set;
 	if (ng > 1)
-		qsort(g, ng, sizeof(*g), by_name);
+		tl_qsort(g, ng, sizeof(*g), by_name);
 	for (size_t i = 0; i < ng; i++)
 		sums[i] = g[i].sum = pd_group_sum(g[i].dur, g[i].n);
 	pd_argsort_desc(sums, ord, ng);
@@ -366,8 +367,8 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 			c += sums[ord[k]];	/* cumsum, in the sorted order */
 			cum[k] = c;
 		}
-		memcpy(sums, cum, ng * sizeof(double));
-		qsort(sums, ng, sizeof(double), np_cmp_double);
+		tl_memcpy(sums, cum, ng * sizeof(double));
+		tl_qsort(sums, ng, sizeof(double), np_cmp_double);
 		q = np_quantile(sums, ng, 0.8);
 		for (size_t k = 0; k < ng; k++)
 			if (cum[k] > q || k >= 10)
@@ -391,7 +392,7 @@ static void aggregate(struct idle_set *set, struct kgroup *g, size_t ng, int kty
 			}
 		}
 		if (on > 1)
-			qsort(ol, on, sizeof(*ol), by_row);
+			tl_qsort(ol, on, sizeof(*ol), by_row);
 		od = xmalloc(st_mult(on + 1, sizeof(double)));
 		for (size_t k = 0; k < on; k++)
 			od[k] = ol[k].dur;
@@ -479,5 +480,5 @@ void idle_kernel_rows_sort(struct idle_set *set, struct idle_krow *rows, size_t 
 {
 	sort_set = set;
 	if (n > 1)
-		qsort(rows, n, sizeof(*rows), by_type_name_rank);
+		tl_qsort(rows, n, sizeof(*rows), by_type_name_rank);
 }

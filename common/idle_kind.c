@@ -88,7 +88,7 @@ size_t idle_shorten_name(const char *s, size_t n, char *out)
 	size_t top = 0, i, start;
 
 	if (idle_is_memory(s, n) || (!memchr(s, '<', n) && !memchr(s, '(', n))) {
-		memcpy(out, s, n);
+		tl_memcpy(out, s, n);
 		return n;
 	}
 	/* out is the stack; "->" is removed before the scan */
@@ -111,6 +111,6 @@ size_t idle_shorten_name(const char *s, size_t n, char *out)
 	/* "".join(stack).split(" ")[-1] */
 	for (start = top; start > 0 && out[start - 1] != ' '; start--)
 		;
-	memmove(out, out + start, top - start);
+	tl_memmove(out, out + start, top - start);
 	return top - start;
 }

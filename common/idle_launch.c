@@ -10,6 +10,7 @@
 #include "pd_agg.h"
 #include "py_fmt.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static const char *const launch_names[] = {
@@ -123,7 +124,7 @@ void idle_launch_summary_row(struct outbuf *ob, long rank, const struct idle_lau
 	put_float(ob, np_sum(c, n));
 	put_float(ob, np_sum(g, n));
 	put_float(ob, np_sum(d, n));
-	qsort(d, n, sizeof(double), np_cmp_double);
+	tl_qsort(d, n, sizeof(double), np_cmp_double);
 	put_float(ob, np_quantile(d, n, 0.5));
 	put_float(ob, np_quantile(d, n, 0.9));
 	put_float(ob, np_quantile(d, n, 0.99));
@@ -213,7 +214,7 @@ static void stats(struct outbuf *ob, int64_t *v, size_t n)
 	__int128 sum = 0, sq = 0, var;
 	double med, sd;
 
-	qsort(v, n, sizeof(*v), cmp_i64);
+	tl_qsort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++) {
 		sum += v[i];
 		sq += (__int128)v[i] * v[i];
@@ -287,7 +288,7 @@ void idle_api_kernel_summary(struct outbuf *ob, struct idle_set *set, const stru
 			r->q = 0;
 	}
 	tq_set = set;
-	qsort(rows, nr, sizeof(*rows), by_key);
+	tl_qsort(rows, nr, sizeof(*rows), by_key);
 	for (size_t i = 0, j; i < nr; i = j) {
 		for (j = i; j < nr && !by_key(&rows[i], &rows[j]); j++)
 			;

@@ -12,6 +12,7 @@
 #include "outbuf.h"
 #include "py_fmt.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static char *join(const char *dir, const char *name)
@@ -73,7 +74,7 @@ static long cell_long(const struct csv *c, size_t r, long col)
 
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
+	tl_memcpy(buf, s, n);
 	buf[n] = 0;
 	return strtol(buf, NULL, 10);
 }
@@ -213,17 +214,17 @@ static int merge_file(char **dirs, size_t n, const char *name, enum order order,
 	case BY_RANK_STREAM:
 		sort_col1 = csv_col(&t.c[0], "stream");
 		if (nm > 1)
-			qsort(m, nm, sizeof(*m), by_rank_stream);
+			tl_qsort(m, nm, sizeof(*m), by_rank_stream);
 		break;
 	case BY_TYPE_NAME_RANK:
 		sort_col1 = csv_col(&t.c[0], "kernel_type");
 		sort_col2 = csv_col(&t.c[0], "name");
 		if (nm > 1)
-			qsort(m, nm, sizeof(*m), by_type_name_rank);
+			tl_qsort(m, nm, sizeof(*m), by_type_name_rank);
 		break;
 	default:
 		if (nm > 1)
-			qsort(m, nm, sizeof(*m), by_rank);
+			tl_qsort(m, nm, sizeof(*m), by_rank);
 		break;
 	}
 	path = join(out, name);
@@ -275,14 +276,14 @@ static int merge_kernel_types(char **dirs, size_t n, const char *out)
 	/* groupby(kernel_type).sum(): the keys sorted */
 	sort_col1 = sort_col2 = ct;
 	if (nm > 1)
-		qsort(m, nm, sizeof(*m), by_type_name_rank);
+		tl_qsort(m, nm, sizeof(*m), by_type_name_rank);
 	for (size_t i = 0; i < nm; i++) {
 		size_t len;
 		const char *s = cell(m[i].c, m[i].r, cs, &len);
 		char buf[32];
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
-		memcpy(buf, s, len);
+		tl_memcpy(buf, s, len);
 		buf[len] = 0;
 		if (!ng || cmp_cells(g[ng - 1].key, &m[i], ct))
 			g[ng++].key = &m[i];
@@ -332,7 +333,7 @@ static int ranks(char **dirs, size_t n, const struct idle_opts *o, long **sel, s
 	}
 	m = rows_of(&t, &nm);
 	if (nm > 1)
-		qsort(m, nm, sizeof(*m), by_rank);
+		tl_qsort(m, nm, sizeof(*m), by_rank);
 	for (size_t i = 1; i < nm; i++)
 		if (m[i].rank == m[i - 1].rank) {
 			tl_warn("rank %ld is in two idle folders", m[i].rank);

@@ -11,6 +11,7 @@
 #include "pd_agg.h"
 #include "py_fmt.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static const char *const runtime_launch[] = {
@@ -156,7 +157,7 @@ struct idle_qpoint *idle_queue_series(struct idle_set *set, const struct idle_tr
 			keys[v].stream = q[i].stream;
 			keys[v].index = (int64_t)v;
 		}
-		qsort(keys, nsums, sizeof(*keys), by_stream);
+		tl_qsort(keys, nsums, sizeof(*keys), by_stream);
 		for (size_t r = 0; r < nsums; r++)
 			rank_of[keys[r].index] = (uint32_t)r;
 		for (size_t i = 0; i < m; i++) {
@@ -169,7 +170,7 @@ struct idle_qpoint *idle_queue_series(struct idle_set *set, const struct idle_tr
 			hmap_get(&run, key(q[i].stream), &v);
 			tmp[start[rank_of[v]]++] = q[i];
 		}
-		memcpy(q, tmp, m * sizeof(*q));
+		tl_memcpy(q, tmp, m * sizeof(*q));
 		free(tmp);
 		free(keys);
 		free(start);
@@ -198,7 +199,7 @@ static void describe(struct outbuf *ob, long rank, int64_t stream, const struct 
 	csv_float(ob, np_mean(x, n));	/* nanmean: pairwise sum / count */
 	outbuf_putc(ob, ',');
 	csv_float(ob, pd_std(x, n));
-	qsort(x, n, sizeof(double), np_cmp_double);
+	tl_qsort(x, n, sizeof(double), np_cmp_double);
 	outbuf_putc(ob, ',');
 	csv_float(ob, x[0]);
 	for (int k = 1; k <= 3; k++) {

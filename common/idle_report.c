@@ -17,6 +17,7 @@
 #include "outbuf.h"
 #include "py_fmt.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 int idle_ranks_parse(struct idle_opts *o, const char *arg)
@@ -76,9 +77,9 @@ static struct outbuf *open_csv(const char *dir, const char *name)
 	char *path = xmalloc(n);
 	struct outbuf *ob;
 
-	memcpy(path, dir, strlen(dir));
+	tl_memcpy(path, dir, strlen(dir));
 	path[strlen(dir)] = '/';
-	memcpy(path + strlen(dir) + 1, name, strlen(name) + 1);
+	tl_memcpy(path + strlen(dir) + 1, name, strlen(name) + 1);
 	ob = outbuf_open_path(path);
 	free(path);
 	return ob;
@@ -233,7 +234,7 @@ static void write_kernel_types(struct idle_set *set, const struct rank_res *res,
 			if (j == ng) {
 				if (ng == 64)
 					continue;
-				memcpy(g[ng].name, name, sizeof(name));
+				tl_memcpy(g[ng].name, name, sizeof(name));
 				g[ng++].sum = 0;
 			}
 			g[j].sum += st[k].sum;
@@ -244,10 +245,10 @@ static void write_kernel_types(struct idle_set *set, const struct rank_res *res,
 		for (size_t b = a; b > 0 && strcmp(g[b - 1].name, g[b].name) > 0; b--) {
 			char tmp[96];
 			int64_t s = g[b].sum;
-			memcpy(tmp, g[b].name, 96);
-			memcpy(g[b].name, g[b - 1].name, 96);
+			tl_memcpy(tmp, g[b].name, 96);
+			tl_memcpy(g[b].name, g[b - 1].name, 96);
 			g[b].sum = g[b - 1].sum;
-			memcpy(g[b - 1].name, tmp, 96);
+			tl_memcpy(g[b - 1].name, tmp, 96);
 			g[b - 1].sum = s;
 		}
 	for (size_t k = 0; k < ng; k++) {
@@ -381,7 +382,7 @@ static void write_summaries(struct idle_set *set, const struct rank_res *res, co
 			d[k] = l[k].delay;
 			shorts += l[k].cpu_dur <= IDLE_RUNTIME_CUTOFF && l[k].gpu_dur < l[k].cpu_dur;
 		}
-		qsort(d, nl, sizeof(double), np_cmp_double);
+		tl_qsort(d, nl, sizeof(double), np_cmp_double);
 		for (size_t k = 0; k < nq; k++)
 			if (q[k].qlen > qmax)
 				qmax = q[k].qlen;

@@ -10,6 +10,7 @@
 #include "stream.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* The columns of tl-stream(5) this module reads. */
@@ -560,7 +561,7 @@ int idle_set_finish(struct idle_set *set)
 	size_t nsteps = 0;
 
 	if (set->n > 1)
-		qsort(set->t, set->n, sizeof(*set->t), by_rank);
+		tl_qsort(set->t, set->n, sizeof(*set->t), by_rank);
 	for (size_t i = 1; i < set->n; i++)
 		if (set->t[i].rank == set->t[i - 1].rank) {
 			tl_warn("%s: rank %ld again (also in %s): one trace per rank",

@@ -5,23 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JSMN_STATIC
-#define JSMN_STRICT
-#define JSMN_PARENT_LINKS
-#include <jsmn.h>
-
 #include "json.h"
 #include "outbuf.h"
 #include "xalloc.h"
 #include "banned.h"
-
-/* json_tok is handed to jsmn as jsmntok_t: keep the layouts equal. */
-_Static_assert(sizeof(struct json_tok) == sizeof(jsmntok_t), "json_tok size");
-_Static_assert(offsetof(struct json_tok, parent) == offsetof(jsmntok_t, parent),
-	       "json_tok layout");
-_Static_assert((int)JSON_OBJECT == (int)JSMN_OBJECT && (int)JSON_ARRAY == (int)JSMN_ARRAY &&
-	       (int)JSON_STRING == (int)JSMN_STRING && (int)JSON_PRIMITIVE == (int)JSMN_PRIMITIVE,
-	       "json_type values");
 
 #define TOK_START 256
 
@@ -260,6 +247,190 @@ static int parse_primitive_alone(struct json *j, const char *s, size_t len)
 }
 
 /*
+ * The tokeniser.  jsmn's (strict mode, parent links) token for token and
+ * error for error, but the container a closing bracket ends is the top of a
+ * stack of open containers (j->open), where jsmn walks parent links up from
+ * the last token: [[[[...]]]] cost it O(depth^2) (100k levels took 8 s, 1M
+ * did not finish), here every byte costs O(1).  The token array grows in
+ * place instead of jsmn's start-again-with-twice-the-room.
+ *
+ * Returns the number of tokens, or TOK_INVAL / TOK_PART with *at set as
+ * jsmn sets its position: the bad byte, or the opening quote of a bad
+ * string or the first byte of a bad primitive.
+ */
+enum { TOK_INVAL = -2, TOK_PART = -3 };
+
+struct tokenizer {
+	struct json *j;
+	const char *s;
+	size_t len, pos;
+	int next;	/* tokens made */
+	int super;	/* token new ones belong to (jsmn's toksuper), -1: none */
+	size_t depth;	/* open containers on j->open */
+};
+
+static struct json_tok *new_tok(struct tokenizer *k, int type, int start, int end)
+{
+	struct json_tok *t;
+
+	xgrow((void **)&k->j->tok, &k->j->alloc, (size_t)k->next + 1, sizeof(*k->j->tok));
+	t = &k->j->tok[k->next++];
+	*t = (struct json_tok){ type, start, end, 0, -1 };
+	return t;
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
+}
+
+/* A string from its opening quote at k->pos; k->pos ends on the closing one. */
+static int tok_string(struct tokenizer *k)
+{
+	const char *s = k->s;
+	size_t start = k->pos, i = start + 1;
+
+	for (; i < k->len && s[i] != '\0'; i++) {
+		if (s[i] == '"') {
+			new_tok(k, JSON_STRING, (int)start + 1, (int)i)->parent = k->super;
+			k->pos = i;
+			return 0;
+		}
+		if (s[i] != '\\' || i + 1 >= k->len)
+			continue;
+		i++;
+		if (strchr("\"/\\bfrnt", s[i]) && s[i])
+			continue;
+		if (s[i] != 'u') {
+			k->pos = start;
+			return TOK_INVAL;
+		}
+		/* as jsmn: up to four hex digits, fewer where the text ends */
+		i++;
+		for (int d = 0; d < 4 && i < k->len && s[i] != '\0'; d++, i++)
+			if (!is_hex(s[i])) {
+				k->pos = start;
+				return TOK_INVAL;
+			}
+		i--;
+	}
+	k->pos = start;
+	return TOK_PART;
+}
+
+/* A number or literal from k->pos; k->pos ends on its last byte. */
+static int tok_primitive(struct tokenizer *k)
+{
+	size_t start = k->pos, i = start;
+
+	for (; i < k->len && k->s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)k->s[i];
+		if (c == '\t' || c == '\r' || c == '\n' || c == ' ' || c == ',' ||
+		    c == ']' || c == '}')
+			break;
+		if (c < 32 || c >= 127) {
+			k->pos = start;
+			return TOK_INVAL;
+		}
+	}
+	if (i >= k->len || k->s[i] == '\0') {	/* strict: a delimiter must follow */
+		k->pos = start;
+		return TOK_PART;
+	}
+	new_tok(k, JSON_PRIMITIVE, (int)start, (int)i)->parent = k->super;
+	k->pos = i - 1;
+	return 0;
+}
+
+static int tok_open(struct tokenizer *k, int type)
+{
+	struct json_tok *t = new_tok(k, type, (int)k->pos, -1);
+
+	if (k->super != -1) {
+		struct json_tok *up = &k->j->tok[k->super];
+		if (up->type == JSON_OBJECT)	/* a container cannot be a key */
+			return TOK_INVAL;
+		up->size++;
+		t->parent = k->super;
+	}
+	k->super = k->next - 1;
+	xgrow((void **)&k->j->open, &k->j->open_alloc, k->depth + 1, sizeof(*k->j->open));
+	k->j->open[k->depth++].tok = k->super;
+	return 0;
+}
+
+static int tok_close(struct tokenizer *k, int type)
+{
+	struct json_tok *t;
+
+	if (!k->depth)
+		return TOK_INVAL;
+	t = &k->j->tok[k->j->open[k->depth - 1].tok];
+	if (t->type != type)
+		return TOK_INVAL;
+	k->depth--;
+	t->end = (int)k->pos + 1;
+	k->super = t->parent;
+	return 0;
+}
+
+/* A value may not stand where a key is expected (strict mode). */
+static int tok_value(struct tokenizer *k)
+{
+	int r;
+
+	if (k->super != -1) {
+		const struct json_tok *up = &k->j->tok[k->super];
+		if (up->type == JSON_OBJECT || (up->type == JSON_STRING && up->size != 0))
+			return TOK_INVAL;
+	}
+	if ((r = tok_primitive(k)) == 0 && k->super != -1)
+		k->j->tok[k->super].size++;
+	return r;
+}
+
+static int tokenize(struct json *j, const char *s, size_t len, size_t *at)
+{
+	struct tokenizer k = { j, s, len, 0, 0, -1, 0 };
+	int r = 0;
+
+	for (; k.pos < len && s[k.pos] != '\0' && r == 0; k.pos++) {
+		switch (s[k.pos]) {
+		case '{': r = tok_open(&k, JSON_OBJECT); break;
+		case '[': r = tok_open(&k, JSON_ARRAY); break;
+		case '}': r = tok_close(&k, JSON_OBJECT); break;
+		case ']': r = tok_close(&k, JSON_ARRAY); break;
+		case '"':
+			if ((r = tok_string(&k)) == 0 && k.super != -1)
+				j->tok[k.super].size++;
+			break;
+		case '\t': case '\r': case '\n': case ' ':
+			break;
+		case ':':
+			k.super = k.next - 1;
+			break;
+		case ',':
+			if (k.super != -1 && j->tok[k.super].type != JSON_ARRAY &&
+			    j->tok[k.super].type != JSON_OBJECT)
+				k.super = j->tok[k.super].parent;
+			break;
+		case '-': case '0': case '1': case '2': case '3': case '4': case '5':
+		case '6': case '7': case '8': case '9': case 't': case 'f': case 'n':
+			r = tok_value(&k);
+			break;
+		default:
+			r = TOK_INVAL;
+		}
+	}
+	if (r) {
+		*at = k.pos - 1;	/* the loop stepped past the failing byte */
+		return r;
+	}
+	*at = k.pos;
+	return k.depth ? TOK_PART : k.next;
+}
+
+/*
  * jsmn refused the string whose opening quote is at s[q]: say why (a bad
  * escape, or a raw control byte) rather than just "invalid JSON".
  */
@@ -285,9 +456,8 @@ static int string_error(struct json *j, const char *s, size_t len, size_t q)
 
 static int parse_tokens(struct json *j, const char *s, size_t len, int strings)
 {
-	jsmn_parser p;
 	int r;
-	size_t b = 0;
+	size_t b = 0, pos;
 
 	if (len >= (size_t)1 << 31)
 		return fail(j, 0, "value too large (2 GiB or more)");
@@ -298,21 +468,15 @@ static int parse_tokens(struct json *j, const char *s, size_t len, int strings)
 		return parse_primitive_alone(j, s, len);
 	if (j->alloc < TOK_START)
 		xgrow((void **)&j->tok, &j->alloc, TOK_START, sizeof(*j->tok));
-	for (;;) {
-		jsmn_init(&p);
-		r = jsmn_parse(&p, s, len, (jsmntok_t *)j->tok, (unsigned)j->alloc);
-		if (r != JSMN_ERROR_NOMEM)
-			break;
-		xgrow((void **)&j->tok, &j->alloc, j->alloc * 2, sizeof(*j->tok));
-	}
-	if (r < 0 && p.pos < len && s[p.pos] == '\0')
-		return fail(j, p.pos, "NUL byte");
-	if (r == JSMN_ERROR_PART)
+	r = tokenize(j, s, len, &pos);
+	if (r < 0 && pos < len && s[pos] == '\0')
+		return fail(j, pos, "NUL byte");
+	if (r == TOK_PART)
 		return fail(j, len, "unexpected end of value");
-	if (r == JSMN_ERROR_INVAL && s[p.pos] == '"')
-		return string_error(j, s, len, p.pos);
-	if (r == JSMN_ERROR_INVAL)
-		return fail(j, p.pos, "invalid JSON");
+	if (r == TOK_INVAL && s[pos] == '"')
+		return string_error(j, s, len, pos);
+	if (r == TOK_INVAL)
+		return fail(j, pos, "invalid JSON");
 	if (r <= 0)
 		return fail(j, b, "empty value");
 	j->ntok = (unsigned)r;
@@ -586,7 +750,7 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 	while (i < n) {
 		const char *bs = memchr(s + i, '\\', n - i);
 		size_t k = bs ? (size_t)(bs - s) : n;
-		memmove(out + o, s + i, k - i);
+		tl_memmove(out + o, s + i, k - i);
 		o += k - i;
 		i = k;
 		if (i >= n)
@@ -600,6 +764,17 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 			/* a two-byte escape, or a bad \u kept as its bytes */
 			out[o++] = s[i + 1] == 'u' ? '\\' : unescape(s[i + 1]);
 			i += s[i + 1] == 'u' ? 1 : 2;
+			continue;
+		}
+		if (c == 0) {
+			/*
+			 * U+0000 would end the name in every C string after
+			 * tl-cat (it cut "aten::a\u0000b" to "aten::a"): it
+			 * keeps its JSON spelling, which is as long.
+			 */
+			tl_memcpy(out + o, s + i, 6);
+			o += 6;
+			i += 6;
 			continue;
 		}
 		i += 6;

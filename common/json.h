@@ -1,7 +1,10 @@
 /*
- * json: one JSON value at a time, tokenised by jsmn (strict mode, parent
- * links) and then checked against the full JSON grammar, which jsmn alone
+ * json: one JSON value at a time, tokenised as jsmn does (strict mode,
+ * parent links; jsmn's own walk up the parents at every closing bracket
+ * made deep nesting quadratic, so json.c keeps a stack and is linear) and
+ * then checked against the full JSON grammar, which the tokeniser alone
  * does not enforce (it accepts "1.2.3", "tru", "{"a" 1}" and "[1,]").
+ * Tokens and checks are linear in the nesting depth and do not recurse.
  *
  * HowTo:
  *
@@ -14,7 +17,7 @@
  *	json_release(&j);
  *
  * json_parse first copies the value to j.text in compact form (below) and
- * tokenises that: jsmn then never walks white space (a third of an
+ * tokenises that: the tokeniser then never walks white space (a third of an
  * indented trace), and a value's compact JSON is a plain copy of its text.
  * Tokens index j.text, in document order (pre-order).  For a string
  * token, start and end delimit the text between the quotes (escapes not
@@ -36,7 +39,17 @@ struct outbuf;
 enum json_type { JSON_UNDEF = 0, JSON_OBJECT = 1, JSON_ARRAY = 2,
 		 JSON_STRING = 3, JSON_PRIMITIVE = 4 };
 
-/* Same layout as jsmntok_t with JSMN_PARENT_LINKS (checked in json.c). */
+/*
+ * The deepest nesting tl reads: an element of traceEvents (or a top-level
+ * value) nested deeper is refused by tl-cat ("nested deeper than 1000
+ * levels"), and json_value_parse refuses deeper args.  Python's json, and
+ * so TraceLens, cannot load a trace nested this deep at all (RecursionError
+ * near 1000 levels); SQLite's JSON has the same limit.  No trace comes near
+ * it: args nest three or four levels.
+ */
+#define JSON_MAX_DEPTH 1000
+
+/* jsmn's jsmntok_t with JSMN_PARENT_LINKS. */
 struct json_tok {
 	int type;
 	int start;
@@ -68,7 +81,7 @@ void json_release(struct json *j);
 /*
  * Tokenise and check one complete JSON value (white space around it is
  * allowed).  Returns 0, or -1 with err_off/err_msg set.  len must be below
- * 2 GiB (jsmn counts in int).
+ * 2 GiB (tokens count in int).
  */
 int json_parse(struct json *j, const char *text, size_t len);
 /* The same for text whose strings were already checked for control bytes
@@ -106,7 +119,9 @@ long json_string_check(const char *s, size_t n);
 /*
  * Decode the escapes of a JSON string's inner text s[0..n) into out, which
  * must have room for n bytes (decoding never grows the text).  \uXXXX
- * becomes UTF-8, surrogate pairs one 4-byte character.  Returns the
+ * becomes UTF-8, surrogate pairs one 4-byte character; \u0000 alone stays
+ * as written (the six characters), since a NUL byte would end the text
+ * wherever it is used as a C string.  Returns the
  * decoded length.  The text should have passed json_string_check; on text
  * that did not, it still reads only s[0..n) and writes at most n bytes
  * (a bad \u escape is kept as its bytes).

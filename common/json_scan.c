@@ -302,6 +302,10 @@ static int scan_container(struct json_scan *s)
 		} else if (c == '{' || c == '[') {
 			xgrow((void **)&s->stack, &s->stack_alloc, s->depth + 1, 1);
 			s->stack[s->depth++] = (char)c;
+			if (s->depth > JSON_MAX_DEPTH && !s->bad_msg) {
+				s->bad_msg = "nested deeper than 1000 levels";
+				s->bad_off = s->base + p - 1;
+			}
 		} else {
 			if (!s->depth || s->stack[s->depth - 1] != (c == '}' ? '{' : '[')) {
 				s->pos = p;

@@ -8,8 +8,8 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* Nesting deeper than this is refused rather than risking the C stack. */
-#define JVAL_MAX_DEPTH 200
+/* Nesting deeper than tl-cat reads is refused rather than risking the C stack. */
+#define JVAL_MAX_DEPTH JSON_MAX_DEPTH
 
 struct jparser {
 	const char *p, *end;

@@ -4,6 +4,7 @@
 
 #include "np_stat.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static double pairwise(const double *a, size_t n)
@@ -72,7 +73,7 @@ double np_median(double *x, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(x, n, sizeof(*x), np_cmp_double);
+	tl_qsort(x, n, sizeof(*x), np_cmp_double);
 	if (n % 2)
 		return x[n / 2];
 	/* numpy takes the mean of the two middle values: (0 + a + b) / 2 */
@@ -190,7 +191,7 @@ static void sort_intervals(struct timeline_interval *iv, size_t n)
 		t[i].end = iv[i].end;
 		t[i].pos = i;
 	}
-	qsort(t, n, sizeof(*t), cmp_ivpos);
+	tl_qsort(t, n, sizeof(*t), cmp_ivpos);
 	for (i = 0; i < n; i++) {
 		iv[i].start = t[i].start;
 		iv[i].end = t[i].end;

@@ -20,7 +20,7 @@ void opname_release(struct opname *on)
 static void put(struct opname *on, const char *s, size_t n)
 {
 	xgrow((void **)&on->buf, &on->alloc, on->len + n + 1, 1);
-	memcpy(on->buf + on->len, s, n);
+	tl_memcpy(on->buf + on->len, s, n);
 	on->len += n;
 	on->buf[on->len] = '\0';
 }
@@ -81,7 +81,7 @@ static void rewrite_py_lines(struct opname *on)
 		if (i + 3 < n && !memcmp(s + i, ".py", 3)) {
 			size_t p = paren_digits(s, n, i + 3);
 			if (p && i + 3 + p < n && s[i + 3 + p] == ':') {
-				memmove(s + o, ".py:", 4);
+				tl_memmove(s + o, ".py:", 4);
 				o += 4;
 				i += 3 + p + 1;
 				continue;
@@ -125,7 +125,7 @@ static void keep_py_basename(struct opname *on)
 	base = (size_t)(slash - on->buf) + 1;
 	if (on->len - base < 4 || memcmp(on->buf + on->len - 3, ".py", 3))
 		return;
-	memmove(on->buf, on->buf + base, on->len - base);
+	tl_memmove(on->buf, on->buf + base, on->len - base);
 	on->len -= base;
 	on->buf[on->len] = '\0';
 }

@@ -7,9 +7,21 @@
  *	while ((c = tl_getopt(argc, argv, "ho:v", longopts, usage)) != -1)
  *		switch (c) { ... default: tl_usage(usage, 2); }
  *
- * -h/--help print the usage (the man page SYNOPSIS) to stdout and exit 0;
- * an unknown option or missing argument prints it to stderr and exits 2.
- * Keep long option tables sorted by name.
+ * The usage text is the man page's SYNOPSIS, then a blank line, then one
+ * line per option (two spaces, the option's forms, its one-line meaning):
+ *
+ *	static const char usage[] =
+ *		"usage: tl-cat [-hkv] [--ndjson] [-o FILE] [FILE...]\n"
+ *		"\n"
+ *		"  -k, --keep-going     skip a malformed event, count it\n"
+ *		"  -o, --output FILE    write to FILE, not stdout\n" ...;
+ *
+ * -h/--help print all of it to stdout, then "See tl-cat(1).", and exit 0;
+ * any option of the getopt tables that the text does not mention is listed
+ * too (bare, so that tests/t0201-man-help.sh, which checks every man page
+ * against its program's -h, points at it).  An unknown option or a missing
+ * argument prints the SYNOPSIS alone to stderr and exits 2, as does
+ * tl_usage(usage, 2).  Keep long option tables sorted by name.
  */
 #ifndef TL_OPT_H
 #define TL_OPT_H

@@ -73,7 +73,7 @@ void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n)
 		k = ob->cap - ob->len;
 		if (k > n)
 			k = n;
-		memcpy(ob->buf + ob->len, s, k);
+		tl_memcpy(ob->buf + ob->len, s, k);
 		ob->len += k;
 		s += k;
 		n -= k;

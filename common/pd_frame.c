@@ -336,7 +336,7 @@ void pd_frame_drop(struct pd_frame *f, const char *name)
 		return;
 	free(f->col[j].name);
 	free(f->col[j].v);
-	memmove(&f->col[j], &f->col[j + 1],
+	tl_memmove(&f->col[j], &f->col[j + 1],
 		(f->ncols - (size_t)j - 1) * sizeof(*f->col));
 	f->ncols--;
 }
@@ -449,7 +449,7 @@ static void msort(long *a, long *tmp, size_t n,
 		tmp[k++] = a[i++];
 	while (j < n)
 		tmp[k++] = a[j++];
-	memcpy(a, tmp, n * sizeof(*a));
+	tl_memcpy(a, tmp, n * sizeof(*a));
 }
 
 void stable_sort(long *idx, size_t n,

@@ -5,6 +5,7 @@
 #include "pd_groupby.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct group {
@@ -95,7 +96,7 @@ size_t *pd_groupby_sorted(const struct pd_groupby *g)
 	for (size_t i = 0; i < g->n; i++)
 		idx[i] = i;
 	sort_g = g;
-	qsort(idx, g->n, sizeof(*idx), cmp_key);
+	tl_qsort(idx, g->n, sizeof(*idx), cmp_key);
 	sort_g = NULL;
 	return idx;
 }

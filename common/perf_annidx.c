@@ -9,6 +9,7 @@
 
 #include "perf_annidx.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct perf_annidx {
@@ -48,7 +49,7 @@ struct perf_annidx *perf_annidx_new(const struct tree_nodes *ns)
 	for (size_t i = 0; i < ns->n; i++)
 		if (ns->node[i].flags & NF_ANNOT)
 			k[ax->n++] = (struct key){ ns->node[i].ts, (uint32_t)i };
-	qsort(k, ax->n, sizeof(*k), by_ts);
+	tl_qsort(k, ax->n, sizeof(*k), by_ts);
 	for (size_t i = 0; i < ax->n; i++)
 		ax->uid[i] = k[i].uid;
 	free(k);

@@ -10,6 +10,7 @@
 #include "err.h"
 #include "share.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static int add_line(struct perf_arch *a, char *line, const char *path, long lineno)
@@ -195,7 +196,7 @@ static char **arch_files(const char *dir, size_t *n)
 	}
 	closedir(d);
 	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
+		tl_qsort(v, *n, sizeof(*v), cmp_str);
 	return v;
 }
 

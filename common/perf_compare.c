@@ -7,6 +7,7 @@
 #include "perf_compare.h"
 #include "py_repr.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* one diff_stats row, the columns the enrichment reads */
@@ -166,8 +167,8 @@ struct lca_meta *perf_compare_rows(const struct perf_compare *pc, const int32_t 
 			t2[n2++] = i;
 	}
 	sort_pc = pc;
-	qsort(t1, n1, sizeof(*t1), cmp_lca);
-	qsort(t2, n2, sizeof(*t2), cmp_lca);
+	tl_qsort(t1, n1, sizeof(*t1), cmp_lca);
+	tl_qsort(t2, n2, sizeof(*t2), cmp_lca);
 	for (size_t a = 0, b; a < n1; a = b) {
 		const struct drow *f = &pc->r[t1[a]];
 		double tt1 = f->busy, tt2 = NAN;

@@ -6,6 +6,7 @@
 #include "np_stat.h"
 #include "perf_kdetail.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static const struct kdent *sort_tmpl;
@@ -63,7 +64,7 @@ void kdetail_summarize(const struct kdent *const *lists, const uint32_t *lens, s
 	}
 	free(d);
 	sort_tmpl = s->tmpl;
-	qsort(s->st, s->m, sizeof(*s->st), cmp_stat);
+	tl_qsort(s->st, s->m, sizeof(*s->st), cmp_stat);
 }
 
 /* a numpy scalar: np.int64(N) for an int array's sum/min/max, else np.float64 */

@@ -571,7 +571,7 @@ static double conv_flops(const int64_t *x, const int64_t *w, const int64_t *out,
 
 static void swap01(int64_t *d, const int64_t *s, int r)
 {
-	memcpy(d, s, sizeof(*d) * (size_t)r);
+	tl_memcpy(d, s, sizeof(*d) * (size_t)r);
 	d[0] = s[1];
 	d[1] = s[0];
 }
@@ -623,8 +623,8 @@ void pmk_conv(struct pm_ctx *c)
 		return;
 	}
 	k.nd = r - 2;
-	memcpy(k.x, x->v, sizeof(*k.x) * (size_t)r);
-	memcpy(k.w, w->v, sizeof(*k.w) * (size_t)r);
+	tl_memcpy(k.x, x->v, sizeof(*k.x) * (size_t)r);
+	tl_memcpy(k.w, w->v, sizeof(*k.w) * (size_t)r);
 	pm_opt(c, "bias", bias, sizeof(bias));
 	if (is(bias, "ndims3")) {
 		/* TraceLens quirk: aten::convolution has 9 args, so never 3 */
@@ -961,14 +961,14 @@ static void unary_resize(struct pm_ctx *c, const char *how, const struct pm_val 
 	int64_t v[16];
 	int n = py_list(c, pm_C(c, ci), v, 16);
 
-	memcpy(out, in->v, sizeof(*out) * (size_t)in->n);
+	tl_memcpy(out, in->v, sizeof(*out) * (size_t)in->n);
 	*npad = 0;
 	if (!strncmp(how, "pad", 3)) {
 		/* pairs innermost-first: pair i widens dim -1-i */
 		for (int i = 0; i + 1 < n && i / 2 < in->n; i += 2)
 			out[in->n - 1 - i / 2] = i64(c, (double)out[in->n - 1 - i / 2] +
 						    (double)v[i] + (double)v[i + 1]);
-		memcpy(pads, v, sizeof(*v) * (size_t)n);
+		tl_memcpy(pads, v, sizeof(*v) * (size_t)n);
 		*npad = n;
 	} else {
 		/* upsample: output = input[:2] + output_size */

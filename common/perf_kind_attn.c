@@ -16,6 +16,7 @@
 #include "py_repr.h"
 #include "share.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* ---- infer_attn -------------------------------------------------------- */
@@ -336,7 +337,7 @@ static void known_load(void)
 		xgrow((void **)&known.op, &oa, known.n + 1, sizeof(*known.op));
 		known.op[known.n++] = p;
 	}
-	qsort(known.op, known.n, sizeof(*known.op), cmp_str);
+	tl_qsort(known.op, known.n, sizeof(*known.op), cmp_str);
 	atexit(known_free);
 }
 
@@ -347,7 +348,7 @@ static int is_known(const char *s, size_t len)
 
 	if (len >= sizeof(buf))
 		return 0;
-	memcpy(buf, s, len);
+	tl_memcpy(buf, s, len);
 	buf[len] = '\0';
 	return bsearch(&key, known.op, known.n, sizeof(*known.op), cmp_str) != NULL;
 }

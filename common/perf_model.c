@@ -289,7 +289,7 @@ const char *pm_opt(struct pm_ctx *c, const char *key, char *buf, size_t size)
 
 	if (!v || len + 1 > size)
 		return NULL;
-	memcpy(buf, v, len);
+	tl_memcpy(buf, v, len);
 	buf[len] = '\0';
 	return buf;
 }

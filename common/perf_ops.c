@@ -213,8 +213,8 @@ static char *args_path(const char *path)
 	char *p = xmalloc(n + 16);
 	FILE *f;
 
-	memcpy(p, path ? path : "", n);
-	memcpy(p + n, "ops-args.tsv", 13);
+	tl_memcpy(p, path ? path : "", n);
+	tl_memcpy(p + n, "ops-args.tsv", 13);
 	if ((f = fopen(p, "r"))) {
 		fclose(f);
 		return p;

@@ -11,6 +11,7 @@
 #include "py_repr.h"
 #include "py_set.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static const struct node *N(const struct perf_tree *tp, uint32_t uid)
@@ -127,7 +128,7 @@ static void sweep(struct perf_tree *tp, const uint32_t *ev, size_t n)
 		p[np++] = (struct point){ e->ts, 1, ev[i], np };
 		p[np++] = (struct point){ e->t_end, 0, ev[i], np };
 	}
-	qsort(p, np, sizeof(*p), cmp_point);
+	tl_qsort(p, np, sizeof(*p), cmp_point);
 	py_set_init(&active);
 	for (size_t i = 0; i < np; i++) {
 		uint32_t u = p[i].uid;
@@ -300,8 +301,8 @@ void perf_tree_overlap(struct perf_tree *tp)
 	for (size_t l = 0; l < tp->nlaunch; l++) {
 		/* launcher_to_kernels lists kernels in uid order */
 		const struct launcher *L = &tp->launch[l];
-		memcpy(ev, L->kern, L->nkern * sizeof(*ev));
-		qsort(ev, L->nkern, sizeof(*ev), cmp_uid);
+		tl_memcpy(ev, L->kern, L->nkern * sizeof(*ev));
+		tl_qsort(ev, L->nkern, sizeof(*ev), cmp_uid);
 		overlap_info(tp, ev, L->nkern, &tp->launch_ov[l]);
 	}
 	free(ev);
@@ -319,7 +320,7 @@ void perf_tree_overlap(struct perf_tree *tp)
 			struct overlap_info *o = &tp->uni_ov[i];
 			o->names = lo->names ? xstrdup(lo->names) : NULL;
 			o->det = xcalloc(lo->ndet + 1, sizeof(*o->det));
-			memcpy(o->det, lo->det, lo->ndet * sizeof(*o->det));
+			tl_memcpy(o->det, lo->det, lo->ndet * sizeof(*o->det));
 			o->ndet = lo->ndet;
 			o->pct = lo->pct;
 		} else {

@@ -12,6 +12,7 @@
 #include "strpool.h"
 #include "timeline.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 const char *const perf_report_names[] = {
@@ -207,7 +208,7 @@ static size_t *order_desc(const double *val, const uint32_t *tie, size_t n)
 		o[i] = i;
 	sort_val = val;
 	sort_tie = tie;
-	qsort(o, n, sizeof(*o), cmp_desc);
+	tl_qsort(o, n, sizeof(*o), cmp_desc);
 	sort_tie = NULL;
 	return o;
 }
@@ -845,7 +846,7 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 	for (i = 0; i < ng; i++)
 		keyo[i] = i;
 	ks_rows = r; ks_pr = pr; ks_g = g;
-	qsort(keyo, ng, sizeof(*keyo), cmp_kgroup);
+	tl_qsort(keyo, ng, sizeof(*keyo), cmp_kgroup);
 	sum = xcalloc(ng + 1, sizeof(*sum));
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, keyo[i], &n);
@@ -1023,7 +1024,7 @@ static int write_short_summary(struct perf_report *pr, struct sheet *sh)
 		sg[i].gi = i;
 	}
 	free(d);
-	qsort(sg, ng, sizeof(*sg), cmp_sgroup);
+	tl_qsort(sg, ng, sizeof(*sg), cmp_sgroup);
 	if (!nshort) {
 		/* no short kernel: an empty DataFrame, a bare line */
 		sheet_header(sh, cols, 0);
@@ -1677,7 +1678,7 @@ static size_t *kl_order(struct ugroup *ug, size_t ng, struct pd_groupby *sg)
 	for (size_t i = 0; i < ng; i++)
 		o[i] = i;
 	sort_ug = ug;
-	qsort(o, ng, sizeof(*o), cmp_ug_kl);
+	tl_qsort(o, ng, sizeof(*o), cmp_ug_kl);
 	return o;
 }
 

@@ -12,6 +12,7 @@
 #include "py_fmt.h"
 #include "py_repr.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* One event's metrics: TraceLens compute_perf_metrics (TP:387-531). */
@@ -100,7 +101,7 @@ static int cmp_ts(const void *a, const void *b)
 static void add_uids(uint32_t **v, size_t *n, size_t *alloc, const uint32_t *u, uint32_t m)
 {
 	xgrow((void **)v, alloc, *n + m + 1, sizeof(**v));
-	memcpy(*v + *n, u, m * sizeof(*u));
+	tl_memcpy(*v + *n, u, m * sizeof(*u));
 	*n += m;
 }
 
@@ -148,7 +149,7 @@ static void row_kernels(const struct perf_sheet *ps, uint32_t uid, int bwd, stru
 	}
 	sort_ps = ps;
 	if (n)
-		qsort(k, n, sizeof(*k), cmp_ts);
+		tl_qsort(k, n, sizeof(*k), cmp_ts);
 	/* one GPU event reached through two backward roots counts once */
 	for (size_t i = 0; i < n; i++)
 		if (!m || k[m - 1] != k[i])
@@ -896,11 +897,11 @@ int perf_sheet_write(struct perf_sheet *ps, const char *name, struct sheet *sh)
 	}
 	if (so.kl) {
 		/* groupby(sort=True): the summary's rows in key order */
-		qsort(grp, ng, sizeof(*grp), cmp_key);
+		tl_qsort(grp, ng, sizeof(*grp), cmp_key);
 		kl_supergroups(ps, t, grp, ng, pc, np, &so);
-		qsort(grp, ng, sizeof(*grp), cmp_pgroup_kl);
+		tl_qsort(grp, ng, sizeof(*grp), cmp_pgroup_kl);
 	} else {
-		qsort(grp, ng, sizeof(*grp), cmp_pgroup);
+		tl_qsort(grp, ng, sizeof(*grp), cmp_pgroup);
 	}
 	header(ps, sh, pc, np, rl, &so);
 	for (size_t i = 0; i < ng; i++)

@@ -7,7 +7,9 @@
 #include "py_repr.h"
 #include "perf_model.h"
 #include "perf_tree.h"
+#include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 static const struct node *N(const struct perf_tree *tp, uint32_t uid)
@@ -55,7 +57,7 @@ static void build_gpu_events(struct perf_tree *tp)
 		if (linked_gpu(&ns->node[i]))
 			g[ng++] = (uint32_t)i;
 	sort_tp = tp;
-	qsort(g, ng, sizeof(*g), cmp_by_parent);
+	tl_qsort(g, ng, sizeof(*g), cmp_by_parent);
 	for (i = 0; i < ng; i++)
 		for (int32_t a = ns->node[g[i]].parent; a >= 0; a = ns->node[a].parent)
 			tp->ge_off[a + 1]++;
@@ -63,7 +65,7 @@ static void build_gpu_events(struct perf_tree *tp)
 		tp->ge_off[i + 1] += tp->ge_off[i];
 	tp->ge = xmalloc(st_mult(tp->ge_off[ns->n] + 1, sizeof(*tp->ge)));
 	cur = xmalloc(st_mult(ns->n + 1, sizeof(*cur)));
-	memcpy(cur, tp->ge_off, ns->n * sizeof(*cur));
+	tl_memcpy(cur, tp->ge_off, ns->n * sizeof(*cur));
 	for (i = 0; i < ng; i++)
 		for (int32_t a = ns->node[g[i]].parent; a >= 0; a = ns->node[a].parent)
 			tp->ge[cur[a]++] = g[i];
@@ -101,7 +103,7 @@ static void build_children(struct perf_tree *tp)
 	for (i = 0; i < ns->n; i++)
 		tp->ch_off[i + 1] += tp->ch_off[i];
 	sort_tp = tp;
-	qsort(tp->ch, nc, sizeof(*tp->ch), cmp_child);
+	tl_qsort(tp->ch, nc, sizeof(*tp->ch), cmp_child);
 }
 
 const uint32_t *perf_tree_gpu_events(const struct perf_tree *tp, uint32_t uid, uint32_t *n)
@@ -174,7 +176,7 @@ static void finish_launcher(struct perf_tree *tp, struct launcher *L)
 	L->direct_us = perf_tree_busy(tp, L->kern, L->nkern);
 	L->subtree_us = perf_tree_busy(tp, ge, n);
 	sort_tp = tp;
-	qsort(L->kern, L->nkern, sizeof(*L->kern), cmp_kern_ts);
+	tl_qsort(L->kern, L->nkern, sizeof(*L->kern), cmp_kern_ts);
 	L->category = perf_ops_categorize(tp->db, name_of(tp, L->uid),
 				      L->nkern ? name_of(tp, L->kern[0]) : NULL);
 }
@@ -211,9 +213,8 @@ static void build_launchers(struct perf_tree *tp)
 	for (i = 0; i < tp->nlaunch; i++)
 		finish_launcher(tp, &tp->launch[i]);
 	sort_tp = tp;
-	/* a trace whose only kernels are collectives has no launcher: NULL */
-	if (tp->nlaunch)
-		qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
+	/* a trace whose only kernels are collectives has no launcher */
+	tl_qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
 	for (i = 0; i < tp->nlaunch; i++)
 		tp->launcher_of[tp->launch[i].uid] = (int32_t)i;
 }
@@ -337,6 +338,23 @@ const char *perf_tree_cs_name(const struct perf_tree *tp, uint32_t uid, struct p
 
 /* ---- unified perf table collection (§4.6) ----------------------------- */
 
+/*
+ * count_named's answers, for every node at once (built on first use): the
+ * forest in which a node's children belong to it when they are cpu_ops
+ * (the subtree count_named walks), in depth-first tour order, where node
+ * w's descendants hold the tour positions tin[w]+1 .. tout[w]-1; the tour
+ * positions of the cpu_ops launching GPU work, sorted by (name, position);
+ * and their running count.  TraceLens walks the subtree for every backward
+ * op it looks at, which a chain of nested ones makes quadratic; here each
+ * question is a binary search.
+ */
+struct named_index {
+	uint32_t *tin, *tout;	/* per uid */
+	uint64_t *launch;	/* (name << 32 | position) of launching cpu_ops, sorted */
+	size_t nlaunch;
+	uint32_t *before;	/* before[t]: launching cpu_ops at positions < t */
+};
+
 struct uctx {
 	struct perf_tree *tp;
 	uint8_t *visited, *model_below;
@@ -344,6 +362,7 @@ struct uctx {
 	uint32_t *cs;		/* python mode: the running call stack */
 	uint32_t ncs;
 	size_t acs;
+	struct named_index *ix;
 };
 
 static uint32_t gpu_n(const struct perf_tree *tp, uint32_t uid)
@@ -365,7 +384,7 @@ static void add_row(struct uctx *u, uint32_t uid, uint32_t row_uid, const char *
 	r->category = cat;
 	r->ngpu = ngpu;
 	r->gpu = xmalloc(st_mult(ngpu ? ngpu : 1, sizeof(*r->gpu)));
-	memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
+	tl_memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
 	r->kernel_us = perf_tree_busy(tp, gpu, ngpu);
 	r->has_perf_model = has_model;
 	r->cs = NULL;
@@ -375,7 +394,7 @@ static void add_row(struct uctx *u, uint32_t uid, uint32_t row_uid, const char *
 		r->has_cs = 1;
 		r->ncs = u->ncs;
 		r->cs = xmalloc(st_mult(u->ncs + 1, sizeof(*r->cs)));
-		memcpy(r->cs, u->cs, u->ncs * sizeof(*r->cs));
+		tl_memcpy(r->cs, u->cs, u->ncs * sizeof(*r->cs));
 	}
 }
 
@@ -412,19 +431,102 @@ static int is_nccl_event(const struct perf_tree *tp, uint32_t e)
 	return 0;
 }
 
-/* cpu_op descendants (through cpu_ops only) launching GPU work, named x (any if NULL) */
-static int count_named(const struct perf_tree *tp, uint32_t w, const char *x)
+static int cmp_u64(const void *a, const void *b)
 {
-	int c = 0;
-	for (uint32_t i = tp->ch_off[w]; i < tp->ch_off[w + 1]; i++) {
-		uint32_t k = tp->ch[i];
-		if (N(tp, k)->cat != NC_CPU_OP)
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int launching_op(const struct perf_tree *tp, uint32_t k)
+{
+	return N(tp, k)->cat == NC_CPU_OP && gpu_n(tp, k);
+}
+
+/* The tour: each component starts at a node that is not a cpu_op child. */
+static struct named_index *named_index_new(const struct perf_tree *tp)
+{
+	struct named_index *ix = xcalloc(1, sizeof(*ix));
+	size_t n = tp->ns->n, sp = 0;
+	uint32_t t = 0, *stack = xmalloc(st_mult(n + 1, sizeof(*stack)));
+	uint8_t *opened = xcalloc(n + 1, 1);
+
+	ix->tin = xmalloc(st_mult(n + 1, sizeof(*ix->tin)));
+	ix->tout = xmalloc(st_mult(n + 1, sizeof(*ix->tout)));
+	ix->launch = xmalloc(st_mult(n + 1, sizeof(*ix->launch)));
+	ix->before = xcalloc(n + 2, sizeof(*ix->before));
+	for (uint32_t r = 0; r < n; r++) {
+		if (N(tp, r)->cat == NC_CPU_OP && N(tp, r)->parent >= 0)
 			continue;
-		if (gpu_n(tp, k) && (!x || !strcmp(name_of(tp, k), x)))
-			c++;
-		c += count_named(tp, k, x);
+		stack[sp++] = r;
+		while (sp) {
+			uint32_t w = stack[sp - 1];
+			if (opened[w]) {	/* its subtree is done */
+				ix->tout[w] = t;
+				sp--;
+				continue;
+			}
+			opened[w] = 1;
+			ix->tin[w] = t++;
+			if (launching_op(tp, w))
+				ix->launch[ix->nlaunch++] = (uint64_t)N(tp, w)->name << 32 | ix->tin[w];
+			for (uint32_t i = tp->ch_off[w + 1]; i-- > tp->ch_off[w];)
+				if (N(tp, tp->ch[i])->cat == NC_CPU_OP)
+					stack[sp++] = tp->ch[i];
+		}
 	}
-	return c;
+	for (size_t k = 0; k < ix->nlaunch; k++)
+		ix->before[(uint32_t)ix->launch[k] + 1]++;
+	for (uint32_t k = 0; k < t; k++)
+		ix->before[k + 1] += ix->before[k];
+	tl_qsort(ix->launch, ix->nlaunch, sizeof(*ix->launch), cmp_u64);
+	free(stack);
+	free(opened);
+	return ix;
+}
+
+static void named_index_free(struct named_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->tin);
+	free(ix->tout);
+	free(ix->launch);
+	free(ix->before);
+	free(ix);
+}
+
+/* The first entry of launch at or after key. */
+static size_t lower_bound(const struct named_index *ix, uint64_t key)
+{
+	size_t lo = 0, hi = ix->nlaunch;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->launch[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* cpu_op descendants (through cpu_ops only) launching GPU work, named x (any if NULL) */
+static size_t count_named(struct uctx *u, uint32_t w, const char *x)
+{
+	const struct named_index *ix;
+	uint32_t lo, hi, name;
+
+	if (!u->ix)
+		u->ix = named_index_new(u->tp);
+	ix = u->ix;
+	lo = ix->tin[w] + 1;
+	hi = ix->tout[w];
+	if (!x)
+		return ix->before[hi] - ix->before[lo];
+	name = strpool_find(u->tp->ns->sp, x, strlen(x));
+	if (name == UINT32_MAX)
+		return 0;
+	return lower_bound(ix, (uint64_t)name << 32 | hi) - lower_bound(ix, (uint64_t)name << 32 | lo);
 }
 
 /* compute_perf_metrics(fwd, bwd=True) does not raise (TP:1750-1760); a
@@ -447,8 +549,9 @@ static int bwd_metrics_ok(const struct perf_tree *tp, uint32_t fwd, const struct
 }
 
 /* is_sole_bwd_with_fwd_perf_model: the fwd model's bwd category, or NULL */
-static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
+static const char *sole_bwd_category(struct uctx *u, uint32_t e)
 {
+	const struct perf_tree *tp = u->tp;
 	int32_t w = (int32_t)e;
 	const struct perf_ops_entry *fe;
 	const char *colon;
@@ -465,72 +568,82 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	    !bwd_metrics_ok(tp, (uint32_t)N(tp, w)->fwd, fe))
 		return NULL;
 	colon = strstr(name_of(tp, (uint32_t)w), ": ");
-	if (count_named(tp, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
+	if (count_named(u, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
 		return NULL;
 	return fe->bwd_category;
 }
 
-static void traverse(struct uctx *u, uint32_t e);
-
-static void traverse_children(struct uctx *u, uint32_t e)
-{
-	for (uint32_t i = u->tp->ch_off[e]; i < u->tp->ch_off[e + 1]; i++)
-		traverse(u, u->tp->ch[i]);
-}
-
-/* collect_unified_perf_events' traverse() (TP:1826-1910), without the call
- * stack: which of e or its descendants become rows */
-static void traverse_node(struct uctx *u, uint32_t e)
+/* One node of collect_unified_perf_events' traverse() (TP:1826-1910):
+ * which of e or its descendants become rows; 1 if its children are to be
+ * visited. */
+static int visit(struct uctx *u, uint32_t e)
 {
 	struct perf_tree *tp = u->tp;
 	const char *bwd;
 
 	if (!tp->python && N(tp, e)->cat != NC_CPU_OP)
-		return;
+		return 0;
 	if (!gpu_n(tp, e))
-		return;
+		return 0;
 	if (perf_tree_has_perf_model(tp, e)) {
 		collect(u, e, perf_tree_category(tp, e), 1);
-		return;
+		return 0;
 	}
-	if ((bwd = sole_bwd_category(tp, e))) {
+	if ((bwd = sole_bwd_category(u, e))) {
 		if (u->model_below[e])
-			traverse_children(u, e);
-		else
-			collect(u, e, bwd, 1);
-		return;
+			return 1;
+		collect(u, e, bwd, 1);
+		return 0;
 	}
-	if (u->model_below[e]) {
-		traverse_children(u, e);
-		return;
-	}
+	if (u->model_below[e])
+		return 1;
 	if (N(tp, e)->cat == NC_CPU_OP && reaches_gpu(tp, e, 0)) {
 		if (!is_nccl_event(tp, e))
 			collect(u, e, perf_tree_category(tp, e), 0);
-		return;
+		return 0;
 	}
-	traverse_children(u, e);
+	return 1;
 }
 
-static void traverse(struct uctx *u, uint32_t e)
+#define POP_CS UINT32_MAX	/* on the walk's stack: leave a call-stack frame */
+
+/*
+ * TraceLens's recursive walk, in the same order (children pushed last
+ * first), on a stack of its own: a chain of a million nested ops must not
+ * overflow the C stack.  In python mode the running call stack (u->cs)
+ * holds the ancestors TraceLens keeps, e included while e and its subtree
+ * are visited: a POP_CS entry below e's children leaves e's frame.
+ */
+static void traverse(struct uctx *u, uint32_t root, uint32_t **stack, size_t *alloc)
 {
 	struct perf_tree *tp = u->tp;
 	struct pystr t = {0};
-	int pushed = 0;
+	size_t n = 0;
 
-	if (u->visited[e])
-		return;
-	u->visited[e] = 1;
-	/* the running call stack: this node's name when TraceLens keeps it */
-	if (tp->python && perf_tree_cs_name(tp, e, &t)) {
-		xgrow((void **)&u->cs, &u->acs, u->ncs + 1, sizeof(*u->cs));
-		u->cs[u->ncs++] = e;
-		pushed = 1;
+	xgrow((void **)stack, alloc, 1, sizeof(**stack));
+	(*stack)[n++] = root;
+	while (n) {
+		uint32_t e = (*stack)[--n];
+		if (e == POP_CS) {
+			u->ncs--;
+			continue;
+		}
+		if (u->visited[e])
+			continue;
+		u->visited[e] = 1;
+		xgrow((void **)stack, alloc, n + 1 + (tp->ch_off[e + 1] - tp->ch_off[e]),
+		      sizeof(**stack));
+		if (tp->python && perf_tree_cs_name(tp, e, &t)) {
+			xgrow((void **)&u->cs, &u->acs, u->ncs + 1, sizeof(*u->cs));
+			u->cs[u->ncs++] = e;
+			(*stack)[n++] = POP_CS;
+		}
+		if (!visit(u, e))
+			continue;
+		for (uint32_t i = tp->ch_off[e + 1]; i-- > tp->ch_off[e];)
+			(*stack)[n++] = tp->ch[i];
 	}
 	pystr_release(&t);
-	traverse_node(u, e);
-	if (pushed)
-		u->ncs--;
 }
 
 /* model_below[a]: some cpu_op strictly below a has a perf model and GPU work */
@@ -651,7 +764,8 @@ static void add_orphans(struct uctx *u)
 void perf_tree_unified(struct perf_tree *tp)
 {
 	struct uctx u = { .tp = tp };
-	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0;
+	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0, *stack = NULL;
+	size_t salloc = 0;
 
 	u.visited = xcalloc(tp->ns->n + 1, 1);
 	u.model_below = xcalloc(tp->ns->n + 1, 1);
@@ -661,16 +775,18 @@ void perf_tree_unified(struct perf_tree *tp)
 	if (tp->python)
 		for (uint32_t i = 0; i < tp->ns->n; i++)
 			if (N(tp, i)->cat == NC_PYTHON && N(tp, i)->parent < 0 && gpu_n(tp, i))
-				traverse(&u, i);
+				traverse(&u, i, &stack, &salloc);
 	for (uint32_t i = 0; i < tp->ns->n; i++)
 		if (N(tp, i)->flags & NF_ROOT)
 			roots[nr++] = i;
 	sort_tp = tp;
-	qsort(roots, nr, sizeof(*roots), cmp_root_ts);
+	tl_qsort(roots, nr, sizeof(*roots), cmp_root_ts);
 	for (uint32_t i = 0; i < nr; i++)
-		traverse(&u, roots[i]);
+		traverse(&u, roots[i], &stack, &salloc);
 	add_orphans(&u);
 	free(u.cs);
+	named_index_free(u.ix);
+	free(stack);
 	free(roots);
 	free(u.visited);
 	free(u.model_below);

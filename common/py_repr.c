@@ -11,7 +11,7 @@
 void pystr_add(struct pystr *ps, const char *s, size_t n)
 {
 	xgrow((void **)&ps->buf, &ps->alloc, st_add(ps->len, n + 1), 1);
-	memcpy(ps->buf + ps->len, s, n);
+	tl_memcpy(ps->buf + ps->len, s, n);
 	ps->len += n;
 	ps->buf[ps->len] = '\0';
 }

@@ -56,7 +56,7 @@ static void resize(struct py_set *s, size_t minused)
 			return;	/* no dummies: nothing to do */
 		if (old == s->small) {
 			copy = xmalloc(sizeof(s->small));
-			memcpy(copy, s->small, sizeof(s->small));
+			tl_memcpy(copy, s->small, sizeof(s->small));
 			old = copy;
 		}
 		t = s->small;

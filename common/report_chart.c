@@ -4,6 +4,7 @@
 
 #include "report_chart.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 const char *const chart_class_color[4] = { "#4e79a7", "#e15759", "#f28e2b", "#dfe3e8" };
@@ -295,9 +296,8 @@ static void rf_compute_roofs(struct svg *g, const struct rf_plot *pl,
 	struct chart_roof *r = xmalloc((n ? n : 1) * sizeof(*r));
 	double last_y = -INFINITY;
 
-	if (n)	/* no arch table: roofs is NULL */
-		memcpy(r, roofs, n * sizeof(*r));
-	qsort(r, n, sizeof(*r), cmp_roof);	/* highest first: labels go down the page */
+	tl_memcpy(r, roofs, n * sizeof(*r));
+	tl_qsort(r, n, sizeof(*r), cmp_roof);	/* highest first: labels go down the page */
 	for (size_t i = 0; i < n; i++) {
 		double x0 = pl->bw > 0 ? fmax(pl->xlo, r[i].tflops / pl->bw) : pl->xlo;
 		double y = svg_map(&pl->y, r[i].tflops), ly = y - 4;
@@ -366,7 +366,7 @@ static size_t *rf_order(const struct chart_point *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	sort_pts = p;
-	qsort(order, n, sizeof(*order), cmp_weight);
+	tl_qsort(order, n, sizeof(*order), cmp_weight);
 	return order;
 }
 

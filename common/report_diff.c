@@ -10,6 +10,7 @@
 #include "report_md.h"
 #include "report_name.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct diff_op {
@@ -94,7 +95,7 @@ static void diff_read(struct report_dir *rd, struct diff *d)
 	for (size_t r = 0; r < c->nrows; r++)
 		order[r] = r;
 	sort_c = c, sort_col = cn;
-	qsort(order, c->nrows, sizeof(*order), cmp_row_name);
+	tl_qsort(order, c->nrows, sizeof(*order), cmp_row_name);
 	for (size_t i = 0; i < c->nrows; i++) {
 		size_t r = order[i], len, sl;
 		const char *name = report_str(c, r, cn, &len), *src = report_str(c, r, cs, &sl);
@@ -112,7 +113,7 @@ static void diff_read(struct report_dir *rd, struct diff *d)
 		d->op[d->n - 1].n[k]++;
 		d->total[k] += t;
 	}
-	qsort(d->op, d->n, sizeof(*d->op), cmp_change);
+	tl_qsort(d->op, d->n, sizeof(*d->op), cmp_change);
 	free(order);
 }
 

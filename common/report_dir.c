@@ -147,7 +147,7 @@ double report_num(const struct csv *c, size_t row, long col)
 		n--;
 	if (!n || n >= sizeof(buf))
 		return NAN;
-	memcpy(buf, s, n);
+	tl_memcpy(buf, s, n);
 	buf[n] = 0;
 	errno = 0;
 	v = strtod(buf, &end);

@@ -30,7 +30,7 @@ static double info_num(struct report_dir *rd, const char *key)
 
 	if (!s || !n || n >= sizeof(buf))
 		return NAN;
-	memcpy(buf, s, n);
+	tl_memcpy(buf, s, n);
 	buf[n] = 0;
 	v = strtod(buf, &end);
 	return *end ? NAN : v;
@@ -240,7 +240,7 @@ struct vbuf {
 static void vb_add(struct vbuf *b, const char *s, size_t n)
 {
 	xgrow((void **)&b->s, &b->alloc, st_add(b->n, n) + 1, 1);
-	memcpy(b->s + b->n, s, n);
+	tl_memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = 0;
 }

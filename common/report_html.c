@@ -11,6 +11,7 @@
 #include "report_job.h"
 #include "report_name.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* ---- shared pieces ----------------------------------------------------- */
@@ -106,7 +107,7 @@ static void cats_init(struct cats *cs, const struct csv *c, long col)
 		cs->pal[r] = is_other(t, m) ? (size_t)-1 : k++;
 	}
 	sort_cats = cs;
-	qsort(cs->byname, cs->n, sizeof(*cs->byname), cmp_cat);
+	tl_qsort(cs->byname, cs->n, sizeof(*cs->byname), cmp_cat);
 }
 
 static void cats_release(struct cats *cs)
@@ -423,10 +424,10 @@ static size_t strip_pick(struct strip_group *g, size_t n, struct strip_group ***
 			p[k++] = &g[i];
 	}
 	if (k > REPORT_HTML_STREAMS) {
-		qsort(p, k, sizeof(*p), cmp_busy);
+		tl_qsort(p, k, sizeof(*p), cmp_busy);
 		k = REPORT_HTML_STREAMS;
 	}
-	qsort(p, k, sizeof(*p), cmp_first);
+	tl_qsort(p, k, sizeof(*p), cmp_first);
 	*out = p;
 	return k;
 }
@@ -784,7 +785,7 @@ static int cmp_cell(const void *pa, const void *pb)
 static void sort_rows(size_t *v, size_t n, const struct csv *c, long col, size_t skip)
 {
 	sort_sheet = c, sort_column = col, sort_skip = skip;
-	qsort(v, n, sizeof(*v), cmp_cell);
+	tl_qsort(v, n, sizeof(*v), cmp_cell);
 }
 
 /* report_info.csv's peak_tflops:SPEC for spec, by binary search in keys (sorted). */
@@ -850,7 +851,7 @@ static size_t roofs_of(struct report_dir *rd, const struct perf_arch *arch, cons
 		if (kn == 11 && !memcmp(k, "mem_bw_gbps", 11))
 			*bw = report_num(info, i, cv);
 	}
-	memcpy(pts, row, n * sizeof(*pts));
+	tl_memcpy(pts, row, n * sizeof(*pts));
 	sort_rows(pts, n, c, cspec, 0);
 	for (size_t i = 0; i < n; i++) {
 		size_t sn, pn;

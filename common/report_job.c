@@ -9,6 +9,7 @@
 #include "report_job.h"
 #include "report_md.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct job_rank {
@@ -130,7 +131,7 @@ static void read_collectives(struct report_dir *rd, struct job *j)
 	for (size_t r = 0; r < c->nrows; r++)
 		j->slow[r] = r;
 	sort_coll = c;
-	qsort(j->slow, c->nrows, sizeof(*j->slow), cmp_slow);
+	tl_qsort(j->slow, c->nrows, sizeof(*j->slow), cmp_slow);
 	j->nslow = c->nrows < REPORT_JOB_COLLECTIVES ? c->nrows : REPORT_JOB_COLLECTIVES;
 }
 

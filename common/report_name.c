@@ -4,6 +4,7 @@
 #include "display.h"
 #include "report_name.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* A name shorter than this many bytes past the cut is shown whole. */
@@ -118,7 +119,7 @@ void report_names_cut(struct report_names *rn, size_t min_chars)
 	for (size_t i = 0; i < rn->count; i++)
 		order[i] = i;
 	sort_rn = rn;
-	qsort(order, rn->count, sizeof(*order), cmp_name);
+	tl_qsort(order, rn->count, sizeof(*order), cmp_name);
 	for (size_t k = 0; k + 1 < rn->count; k++)
 		need(rn, want, order[k], order[k + 1]);
 	for (size_t i = 0; i < rn->count; i++) {

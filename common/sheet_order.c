@@ -5,6 +5,7 @@
 #include "share.h"
 #include "sheet_order.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* The sheets TraceLens adds before the perf-model sheets, in its order. */
@@ -124,7 +125,7 @@ void sheet_order_sort(char **names, size_t n)
 	k = xcalloc(n, sizeof(*k));
 	for (size_t i = 0; i < n; i++)
 		k[i] = make_key(names[i], &c);
-	qsort(k, n, sizeof(*k), cmp_key);
+	tl_qsort(k, n, sizeof(*k), cmp_key);
 	for (size_t i = 0; i < n; i++)
 		names[i] = k[i].name;
 	free(k);

@@ -32,6 +32,9 @@ struct stream {
 	int ncols;
 	char **field;
 	size_t *flen;
+	char *trace;		/* the last #source directive's name, or NULL */
+	char *where;		/* stream_where's text */
+	int uid_col;		/* -2: not looked up yet */
 };
 
 static int known_kind(const char *kind, int version)
@@ -202,6 +205,7 @@ struct stream *stream_open_fp(FILE *fp, const char *name, const char *kinds)
 
 	s->fp = fp;
 	s->name = xstrdup(name);
+	s->uid_col = -2;
 	/*
 	 * Big reads: glibc ignores setvbuf's size without a buffer.  stdin's
 	 * buffer is static because stdin is never closed; a file's is freed
@@ -239,7 +243,20 @@ void stream_close(struct stream *s)
 	free(s->cols);
 	free(s->field);
 	free(s->flen);
+	free(s->trace);
+	free(s->where);
 	free(s);
+}
+
+/* "#source SRC NAME": remember NAME (still TSV-escaped: it is for messages). */
+static void note_source(struct stream *s)
+{
+	const char *p = s->line + sizeof("#source");
+
+	if (!(p = strchr(p, '\t')))
+		return;
+	free(s->trace);
+	s->trace = xstrdup(p + 1);
 }
 
 int stream_next(struct stream *s)
@@ -253,8 +270,11 @@ int stream_next(struct stream *s)
 		}
 		return STREAM_EOF;
 	}
-	if (s->line[0] == '#')
+	if (s->line[0] == '#') {
+		if (!strncmp(s->line, "#source\t", 8))
+			note_source(s);
 		return STREAM_DIRECTIVE;
+	}
 	if ((memchr(s->line, '\\', (size_t)n) ? split(s) : split_plain(s, (size_t)n)) < 0) {
 		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
 			s->lineno, s->ncols);
@@ -270,6 +290,25 @@ const char *stream_line(const struct stream *s) { return s->line + 1; }
 const char *stream_name(const struct stream *s) { return s->name; }
 long stream_lineno(const struct stream *s) { return s->lineno; }
 const char *stream_header(const struct stream *s) { return s->header; }
+const char *stream_trace(const struct stream *s) { return s->trace ? s->trace : s->name; }
+
+const char *stream_where(struct stream *s)
+{
+	const char *uid;
+	size_t n;
+
+	if (s->uid_col == -2)
+		s->uid_col = stream_col(s, "uid");
+	uid = stream_field(s, s->uid_col);
+	n = strlen(stream_trace(s)) + strlen(uid) + 48;
+	free(s->where);
+	s->where = xmalloc(n);
+	if (s->trace && *uid)
+		snprintf(s->where, n, "%s: event %s", s->trace, uid);
+	else
+		snprintf(s->where, n, "%s:%ld", s->name, s->lineno);
+	return s->where;
+}
 
 int stream_col(const struct stream *s, const char *name)
 {

@@ -54,5 +54,17 @@ const char *stream_name(const struct stream *s);
 long stream_lineno(const struct stream *s);
 /* The raw header line (column names joined by tabs), for pass-through. */
 const char *stream_header(const struct stream *s);
+/*
+ * Names for messages about what a row says (a GPU event without dur), as
+ * opposed to how the stream is written (a missing column: stream_name and
+ * stream_lineno).  stream_trace() is the trace the current row came from,
+ * the name of the last #source directive ("trace.json"), or the stream's
+ * own name when it had none; stream_where() is "trace.json: event 7" (the
+ * row's uid), or "FILE:LINE" without a #source.  So a program reading
+ * tl-report's temporary files names the user's trace and event.  The text
+ * stays valid until the next stream_where.
+ */
+const char *stream_trace(const struct stream *s);
+const char *stream_where(struct stream *s);
 
 #endif

@@ -122,7 +122,7 @@ uint32_t strpool_intern(struct strpool *sp, const char *s, size_t len)
 	if (sp->slot[h])
 		return sp->slot[h] - 1;
 	copy = arena_alloc(sp, len + 1);
-	memcpy(copy, s, len);
+	tl_memcpy(copy, s, len);
 	copy[len] = '\0';
 	xgrow((void **)&sp->ent, &sp->alloc, sp->nr + 1, sizeof(*sp->ent));
 	sp->ent[sp->nr].s = copy;

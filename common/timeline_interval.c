@@ -1,6 +1,7 @@
 #include <stdlib.h>
 
 #include "timeline_interval.h"
+#include "sort.h"
 #include "banned.h"
 
 /*
@@ -19,7 +20,7 @@ size_t ival_merge(struct ival *v, size_t n)
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), by_start);
+	tl_qsort(v, n, sizeof(*v), by_start);
 	for (size_t i = 1; i < n; i++) {
 		if (v[i].start <= v[out].end) {
 			if (v[i].end > v[out].end)

@@ -13,6 +13,7 @@
 #include "timeline.h"
 #include "timeline_strip.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* One GPU event: all tl-timeline keeps of it (about 80 bytes). */
@@ -146,14 +147,15 @@ static int parse_time(const char *text, double *v)
 	if (!*text)
 		return 0;
 	*v = strtod(text, &end);
-	return !*end;
+	if (*end)
+		return 0;
+	return isfinite(*v) ? 1 : -1;	/* 1e400 reads as inf: no time */
 }
 
 static void bad_gpu_row(struct scan *s, const char *what)
 {
 	if (s->cur_bad++ < 5)
-		tl_warn("%s:%ld: GPU event with %s", stream_name(s->st),
-			stream_lineno(s->st), what);
+		tl_warn("%s: GPU event with %s", stream_where(s->st), what);
 	s->rval = TL_EXIT_BAD;
 }
 
@@ -162,9 +164,15 @@ static void add_gpu(struct scan *s, int cls)
 	struct gev *e;
 	double ts, dur;
 	const char *stream = field(s, C_STREAM);
+	int t = parse_time(field(s, C_TS), &ts), d = parse_time(field(s, C_DUR), &dur);
 
-	if (!parse_time(field(s, C_TS), &ts) || !parse_time(field(s, C_DUR), &dur)) {
-		bad_gpu_row(s, "no numeric ts or dur: not counted");
+	if (t <= 0 || d <= 0) {
+		bad_gpu_row(s, t < 0 || d < 0 ? "a ts or dur too large for a double (inf): not counted"
+				     : "no numeric ts or dur: not counted");
+		return;
+	}
+	if (dur < 0) {
+		bad_gpu_row(s, "a negative dur: not counted");
 		return;
 	}
 	xgrow((void **)&s->ev, &s->ev_alloc, s->nev + 1, sizeof(*s->ev));
@@ -249,7 +257,7 @@ static struct group *make_groups(struct scan *s, int per_gpu, int per_stream,
 	}
 	keymap_release(&m);
 	sort_pool = s->sp;
-	qsort(g, ng, sizeof(*g), cmp_group);
+	tl_qsort(g, ng, sizeof(*g), cmp_group);
 	rank = xcalloc(ng ? ng : 1, sizeof(*rank));
 	for (size_t k = 0; k < ng; k++) {
 		rank[g[k].idx] = k;

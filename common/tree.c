@@ -14,6 +14,7 @@
 #include "strpool.h"
 #include "tree.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 enum { KEY_UNDECIDED = -1, KEY_CORR = 0, KEY_EXT = 1 };
@@ -203,7 +204,8 @@ static int parse_num(const char *s, double *v)
 	if (!*s)
 		return 0;
 	*v = strtod(s, &end);
-	return *end == '\0' && !isnan(*v);	/* NaN would upset the ts sort */
+	/* NaN would upset the ts sort; 1e400 reads as inf (tl-cat says so) */
+	return *end == '\0' && isfinite(*v);
 }
 
 static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
@@ -212,9 +214,9 @@ static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
 	char *key = xmalloc(lp + lt + 2);
 	uint32_t id;
 
-	memcpy(key, pid, lp);
+	tl_memcpy(key, pid, lp);
 	key[lp] = '\t';
-	memcpy(key + lp + 1, tid, lt + 1);
+	tl_memcpy(key + lp + 1, tid, lt + 1);
 	id = strpool_intern(t->threads, key, lp + lt + 1);
 	free(key);
 	return id;
@@ -270,7 +272,8 @@ static void fill_node(struct tree *t, struct tree_node *n,
 		      const struct tree_event *ev, int kind)
 {
 	double ts = 0, dur = 0;
-	int has_ts = parse_num(ev->ts, &ts), has_dur = parse_num(ev->dur, &dur);
+	/* a negative dur is no duration: the event is left out like an untimed one */
+	int has_ts = parse_num(ev->ts, &ts), has_dur = parse_num(ev->dur, &dur) && dur >= 0;
 
 	memset(n, 0, sizeof(*n));
 	n->uid = (uint32_t)ev->uid;
@@ -429,7 +432,7 @@ static void place(struct tree *t, struct thread *th, uint32_t i, uint32_t *tail)
 		uint32_t p = th->v[th->n - 1];
 		append_child(t, tail, p, i);
 		n->parent = p;
-		n->depth = t->node[p].depth < UINT16_MAX ? t->node[p].depth + 1 : UINT16_MAX;
+		n->depth = t->node[p].depth + 1;
 	}
 	xgrow((void **)&th->v, &th->alloc, th->n + 1, sizeof(*th->v));
 	th->v[th->n++] = i;
@@ -454,7 +457,7 @@ static void build_stacks(struct tree *t, uint32_t *tail)
 			ord[nord++] = (uint32_t)i;
 	sort_base = t->node;
 	if (nord)
-		qsort(ord, nord, sizeof(*ord), by_ts);
+		tl_qsort(ord, nord, sizeof(*ord), by_ts);
 	for (i = 0; i < nord; i++)
 		place(t, &th[t->node[ord[i]].pidtid], ord[i], tail);
 	for (i = 0; i < nthreads; i++)
@@ -476,7 +479,7 @@ static void attach(struct tree *t, uint32_t *tail, uint32_t r, uint32_t g, int h
 	gn->parent = r;
 	gn->flags |= TN_TREE;
 	gn->link = (uint8_t)how;
-	gn->depth = t->node[r].depth < UINT16_MAX ? t->node[r].depth + 1 : UINT16_MAX;
+	gn->depth = t->node[r].depth + 1;
 	for (a = r; a != TREE_NONE; a = t->node[a].parent)
 		t->node[a].gpu_n++;
 }
@@ -592,7 +595,7 @@ static void link_fwd_bwd(struct tree *t)
 	size_t i = 0, j;
 
 	if (t->nseq)
-		qsort(t->seq, t->nseq, sizeof(*t->seq), by_seq);
+		tl_qsort(t->seq, t->nseq, sizeof(*t->seq), by_seq);
 	while (i < t->nseq) {
 		for (j = i; j < t->nseq && t->seq[j].seq == t->seq[i].seq; j++)
 			;
@@ -694,9 +697,9 @@ uint32_t tree_find_ext(const struct tree *t, const char *ext, const char *pid,
 	size_t lp = strlen(pid), lt = strlen(tid);
 	char *key = xmalloc(lp + lt + 2);
 
-	memcpy(key, pid, lp);
+	tl_memcpy(key, pid, lp);
 	key[lp] = '\t';
-	memcpy(key + lp + 1, tid, lt + 1);
+	tl_memcpy(key + lp + 1, tid, lt + 1);
 	th = strpool_find(t->threads, key, lp + lt + 1);
 	free(key);
 	if (!*ext || e == UINT32_MAX || th == UINT32_MAX || !*pid || !*tid)
@@ -752,7 +755,7 @@ static double busy(double *iv, size_t n)
 
 	if (!n)
 		return 0;
-	qsort(iv, n, 2 * sizeof(*iv), by_start);
+	tl_qsort(iv, n, 2 * sizeof(*iv), by_start);
 	s = iv[0];
 	e = iv[1];
 	for (i = 1; i < n; i++) {

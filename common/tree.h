@@ -88,7 +88,9 @@ struct tree_node {
 	uint32_t gpu_n;		/* len(gpu_events) */
 	uint32_t fwd_bwd;	/* see TN_FWD / TN_BWD */
 	uint32_t launcher;	/* GPU events: the §4.4 launcher, TREE_NONE if none */
-	uint16_t depth, flags;
+	uint32_t depth;		/* 32 bits: a chain of 65536 nested ops is a
+				 * trace, not an error (same size: padding) */
+	uint16_t flags;
 	uint8_t kind, link;
 };
 

@@ -53,7 +53,7 @@ struct linkval linkval_parse(const char *s)
 		lv.v = (uint64_t)(int64_t)d;
 		lv.kind = LINKVAL_INT;
 	} else {
-		memcpy(&lv.v, &d, sizeof(d));
+		tl_memcpy(&lv.v, &d, sizeof(d));
 		lv.kind = LINKVAL_FLOAT;
 	}
 	return lv;

@@ -39,6 +39,7 @@ struct seg {
 	FILE *again;		/* or the input file itself, read a second time */
 	size_t nlines;		/* lines of the segment, when reading it again */
 	const char *path;
+	char *trace;		/* its trace's name for messages (stream_trace) */
 };
 
 static FILE *spool_open(void)
@@ -287,7 +288,7 @@ static void keep_line(struct seg *g, const struct stream *s, int row)
 int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int verbose)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path };
+	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path, NULL };
 	struct outbuf *out;
 	int r, rval = 0;
 
@@ -309,10 +310,12 @@ int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int 
 			continue;
 		}
 		if (g.t && !same_src(&g, stream_field(s, c.src)))
-			flush_seg(&g, out, c.uid, verbose, stream_name(s));
+			flush_seg(&g, out, c.uid, verbose, g.trace);
 		if (!same_src(&g, stream_field(s, c.src))) {
 			free(g.src);
 			g.src = xstrdup(stream_field(s, c.src));
+			free(g.trace);
+			g.trace = xstrdup(stream_trace(s));
 		}
 		if (add_row(&g, s, &c, flags) < 0) {
 			r = STREAM_ERROR;
@@ -323,9 +326,10 @@ int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int 
 	if (r < 0)
 		rval = 1;
 	else
-		flush_seg(&g, out, c.uid, verbose, stream_name(s));
+		flush_seg(&g, out, c.uid, verbose, g.trace ? g.trace : stream_trace(s));
 	tree_free(g.t);
 	free(g.src);
+	free(g.trace);
 	if (g.sp)
 		outbuf_close(g.sp);
 	if (g.fp)
@@ -340,7 +344,7 @@ struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned fl
 				char **src)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, NULL };
+	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL };
 	int r;
 
 	if (tree_cols_init(&c, s) < 0)
@@ -352,8 +356,10 @@ struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned fl
 		sv = stream_field(s, c.src);
 		if (want ? strcmp(sv, want) != 0 : (g.src && strcmp(sv, g.src)))
 			continue;
-		if (!g.src)
+		if (!g.src) {
 			g.src = xstrdup(sv);
+			g.trace = xstrdup(stream_trace(s));
+		}
 		if (add_row(&g, s, &c, flags) < 0) {
 			r = STREAM_ERROR;
 			break;
@@ -365,12 +371,14 @@ struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned fl
 				want ? want : "");
 		tree_free(g.t);
 		free(g.src);
+		free(g.trace);
 		return NULL;
 	}
 	tree_build(g.t);
-	warn_untimed(&g, stream_name(s));
+	warn_untimed(&g, g.trace);
 	if (verbose)
-		report_counts(&g, stream_name(s));
+		report_counts(&g, g.trace);
+	free(g.trace);
 	*src = g.src;
 	return g.t;
 }

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,15 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		    strcmp(d, "-Infinity"))
 			n->flags |= NF_DUR_INT;
 	}
+	/*
+	 * A GPU event whose time is impossible (inf, a negative dur: tl-cat
+	 * names them) counts in no sheet, as tl-timeline does not count it,
+	 * rather than turn a sum into inf or below zero.
+	 */
+	if (node_is_gpu(n) && (!isfinite(n->ts) || !isfinite(n->dur) || n->dur < 0)) {
+		n->cat = NC_OTHER;
+		ns->bad_time++;
+	}
 	if (stream_field_len(s, col[C_STREAM])) {
 		n->flags |= NF_STREAM;
 		n->stream = intern(ns, s, col[C_STREAM]);
@@ -230,6 +240,9 @@ struct tree_nodes *tree_nodes_read(const char *path)
 		return NULL;
 	}
 	stream_close(s);
+	if (ns->bad_time)
+		tl_warn("%s: %zu GPU event%s with an infinite ts or dur or a negative dur left out",
+			ns->source, ns->bad_time, ns->bad_time == 1 ? "" : "s");
 	return ns;
 }
 

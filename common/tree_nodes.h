@@ -58,6 +58,7 @@ struct tree_nodes {
 	/* metadata rows (ph "M"), in file order */
 	struct tree_nodes_meta { uint32_t pid, tid, key, value; } *meta;
 	size_t nmeta;
+	size_t bad_time;	/* GPU events with an impossible ts or dur, left out */
 };
 
 struct tree_nodes *tree_nodes_read(const char *path);

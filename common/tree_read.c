@@ -6,6 +6,7 @@
 #include "tree_read.h"
 #include "stream.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct tree_read *tree_read_new(struct strpool *sp)
@@ -172,7 +173,7 @@ static void build_children(struct tree_read *t)
 	for (uint32_t u = 0; u < t->nr; u++) {
 		struct tree_read_node *n = &t->n[u];
 		if (n->onkid > 1)
-			qsort_r(t->kids + n->okid, n->onkid, sizeof(uint32_t), cmp_kid, t);
+			tl_qsort_r(t->kids + n->okid, n->onkid, sizeof(uint32_t), cmp_kid, t);
 		n->kid = n->okid;
 		n->nkid = n->onkid;
 	}
@@ -208,7 +209,7 @@ int tree_read_finish(struct tree_read *t)
 	for (uint32_t u = 0; u < t->nr; u++)
 		if (t->n[u].flags & NT_ROOT)
 			t->roots[t->nroots++] = u;
-	qsort_r(t->roots, t->nroots, sizeof(uint32_t), cmp_root, t);
+	tl_qsort_r(t->roots, t->nroots, sizeof(uint32_t), cmp_root, t);
 	return 0;
 }
 
@@ -248,7 +249,7 @@ size_t tree_read_gpu_events(const struct tree_read *t, uint32_t uid, uint32_t **
 	}
 	free(stack);
 	if (nr - start > 1)
-		qsort_r(*out + start, nr - start, sizeof(uint32_t), cmp_gpu_event, (void *)t);
+		tl_qsort_r(*out + start, nr - start, sizeof(uint32_t), cmp_gpu_event, (void *)t);
 	return nr;
 }
 

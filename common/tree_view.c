@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "outbuf.h"
 #include "py_fmt.h"
 #include "tree.h"
@@ -13,9 +14,15 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* name[:64] + ".." in code points; a missing name prints as "Unknown" */
-static void put_name(struct outbuf *ob, const char *s)
+/*
+ * name[:64] + ".." in code points; a missing name prints as "Unknown".  A
+ * mangled C++ name (_ZN5aiter...) is shown demangled, then cut, and control
+ * characters are escaped (display.h): this is text for a terminal.
+ */
+static void put_name(struct outbuf *ob, const char *name)
 {
+	char *d = display_demangle(name);
+	const char *s = d ? d : name;
 	size_t i = 0, cp = 0;
 
 	if (!*s) {
@@ -28,9 +35,15 @@ static void put_name(struct outbuf *ob, const char *s)
 			i++;
 		cp++;
 	}
-	outbuf_put(ob, s, i);
+	display_escape(ob, s, i, DISPLAY_TERMINAL);
 	if (s[i])
 		outbuf_puts(ob, "..");
+	free(d);
+}
+
+static void put_escaped(struct outbuf *ob, const char *s)
+{
+	display_escape(ob, s, strlen(s), DISPLAY_TERMINAL);
 }
 
 static void put_dur(struct outbuf *ob, const struct tree_node *n)
@@ -51,7 +64,9 @@ static void put_line(struct outbuf *ob, struct tree *t, const struct tree_node *
 {
 	const char *cat = tree_str(t, n->cat);
 
-	outbuf_printf(ob, "UID: %u, Category: %s, Name: ", n->uid, *cat ? cat : "None");
+	outbuf_printf(ob, "UID: %u, Category: ", n->uid);
+	put_escaped(ob, *cat ? cat : "None");
+	outbuf_puts(ob, ", Name: ");
 	put_name(ob, tree_str(t, n->name));
 	if (tree_is_gpu(n) && (dur_if_none || (n->flags & TN_HAS_DUR))) {
 		outbuf_puts(ob, ", Duration: ");
@@ -70,38 +85,56 @@ static int pruned(const struct tree_node *c)
 	return !tree_is_gpu(c) && c->gpu_n == 0;
 }
 
-static void subtree(struct outbuf *ob, struct tree *t, uint32_t i, int last,
-		    struct prefix *p, long depth, const struct tree_view_opts *o)
-{
-	const struct tree_node *n = tree_at(t, i);
-	size_t keep = p->len;
-	uint32_t c, next;
+/* A node still to print: its prefix is p->s[0..plen). */
+struct todo {
+	uint32_t i;
+	int last;
+	long depth;
+	size_t plen;
+};
 
-	outbuf_put(ob, p->s, p->len);
-	outbuf_puts(ob, last ? "\u2514\u2500\u2500 " : "\u251c\u2500\u2500 ");
-	put_line(ob, t, n, 1);
-	if (o->depth >= 0 && depth >= o->depth)
-		return;
-	xgrow((void **)&p->s, &p->alloc, p->len + 8, 1);
-	memcpy(p->s + p->len, last ? "    " : "\u2502   ", last ? 4 : 6);
-	p->len += last ? 4 : 6;
-	for (c = n->first_child; c != TREE_NONE; c = next) {
-		next = tree_at(t, c)->next_sibling;
-		if (o->prune && pruned(tree_at(t, c)))
-			continue;
-		while (o->prune && next != TREE_NONE && pruned(tree_at(t, next)))
-			next = tree_at(t, next)->next_sibling;
-		subtree(ob, t, c, next == TREE_NONE, p, depth + 1, o);
-	}
-	p->len = keep;
-}
-
+/*
+ * Depth first with a stack of its own, not the C stack: a chain of a
+ * million nested ops is a trace (TraceLens's recursion stops near 1000).
+ * Children are pushed last first so that they come off in order; a node's
+ * prefix bytes are written when it is printed, and no node printed before
+ * its younger siblings writes below their prefix length.
+ */
 void tree_view_subtree(struct outbuf *ob, struct tree *t, uint32_t i,
 		      const struct tree_view_opts *o)
 {
 	struct prefix p = { NULL, 0, 0 };
+	struct todo *st = NULL;
+	uint32_t *kids = NULL, c;
+	size_t n = 0, alloc = 0, nk, kalloc = 0;
 
-	subtree(ob, t, i, 1, &p, 0, o);
+	xgrow((void **)&st, &alloc, 1, sizeof(*st));
+	st[n++] = (struct todo){ i, 1, 0, 0 };
+	while (n) {
+		struct todo f = st[--n];
+		const struct tree_node *nd = tree_at(t, f.i);
+
+		outbuf_put(ob, p.s, f.plen);
+		outbuf_puts(ob, f.last ? "\u2514\u2500\u2500 " : "\u251c\u2500\u2500 ");
+		put_line(ob, t, nd, 1);
+		if (o->depth >= 0 && f.depth >= o->depth)
+			continue;
+		xgrow((void **)&p.s, &p.alloc, f.plen + 8, 1);
+		tl_memcpy(p.s + f.plen, f.last ? "    " : "\u2502   ", f.last ? 4 : 6);
+		nk = 0;
+		for (c = nd->first_child; c != TREE_NONE; c = tree_at(t, c)->next_sibling) {
+			if (o->prune && pruned(tree_at(t, c)))
+				continue;
+			xgrow((void **)&kids, &kalloc, nk + 1, sizeof(*kids));
+			kids[nk++] = c;
+		}
+		xgrow((void **)&st, &alloc, n + nk, sizeof(*st));
+		for (size_t k = nk; k-- > 0;)
+			st[n++] = (struct todo){ kids[k], k + 1 == nk, f.depth + 1,
+						 f.plen + (f.last ? 4 : 6) };
+	}
+	free(st);
+	free(kids);
 	free(p.s);
 }
 
@@ -143,9 +176,19 @@ void tree_view_node(struct outbuf *ob, struct tree *t, uint32_t i)
 	uint32_t c, cnt;
 	double direct;
 	int host = (n->flags & TN_HOST) && (n->flags & TN_TREE);
+	char *d = display_demangle(tree_str(t, n->name));
 
-	outbuf_printf(ob, "uid: %u\ncat: %s\nname: %s\n", n->uid, tree_str(t, n->cat),
-		      tree_str(t, n->name));
+	outbuf_printf(ob, "uid: %u\ncat: ", n->uid);
+	put_escaped(ob, tree_str(t, n->cat));
+	outbuf_puts(ob, "\nname: ");
+	put_escaped(ob, tree_str(t, n->name));
+	outbuf_putc(ob, '\n');
+	if (d) {
+		outbuf_puts(ob, "demangled: ");
+		put_escaped(ob, d);
+		outbuf_putc(ob, '\n');
+		free(d);
+	}
 	put_uid(ob, t, "parent", n->parent);
 	outbuf_puts(ob, "children:");
 	for (c = n->first_child; c != TREE_NONE; c = tree_at(t, c)->next_sibling)

@@ -55,7 +55,7 @@ struct counts {
 static void xb_put(struct xbuf *b, const char *s, size_t n)
 {
 	xgrow((void **)&b->p, &b->alloc, st_add(b->len, n), 1);
-	memcpy(b->p + b->len, s, n);
+	tl_memcpy(b->p + b->len, s, n);
 	b->len += n;
 }
 
@@ -209,7 +209,7 @@ static int is_number(const char *s, size_t n)
 	}
 	if (i != n || n >= sizeof(tmp))
 		return 0;
-	memcpy(tmp, s, n);
+	tl_memcpy(tmp, s, n);
 	tmp[n] = '\0';
 	return isfinite(strtod(tmp, NULL));
 }
@@ -360,8 +360,8 @@ static int open_tmp(struct xlsx *x)
 
 	umask(mask);
 	x->tmp = xmalloc(n + 8);
-	memcpy(x->tmp, x->path, n);
-	memcpy(x->tmp + n, ".XXXXXX", 8);
+	tl_memcpy(x->tmp, x->path, n);
+	tl_memcpy(x->tmp + n, ".XXXXXX", 8);
 	x->fd = mkstemp(x->tmp);
 	if (x->fd < 0) {
 		tl_warn_errno("%s", x->path);

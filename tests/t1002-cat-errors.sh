@@ -72,8 +72,9 @@ test_expect_success 'gzip with trailing garbage' '
 	grep -qx "tl-cat: g.gz: byte 4: trailing garbage after gzip data" err
 '
 
-test_expect_success 'an event too deep for a recursive parser is fine' '
+test_expect_success 'an event nested past the documented 1000 levels is refused (t1010)' '
 	python3 -c "print(\"[{\\\"a\\\":\" + \"[\" * 100000 + \"]\" * 100000 + \"}]\")" >deep.json &&
-	tl-cat deep.json >out && grep -qx "#end	0	1	0" out
+	test_must_fail tl-cat deep.json >out 2>err &&
+	grep -q "byte 1005: event 0: nested deeper than 1000 levels" err
 '
 test_done

@@ -15,7 +15,7 @@ if [ -z "$cc" ] || ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned lo
 fi
 test_expect_success 'the harness builds' '
 	(cd "$TL_SRC" && "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Icommon \
-		tests/fuzz/coll_stream.c $(cat tests/fuzz/coll_stream.deps) -lm -o "$TRASH/fuzz-coll")
+		tests/fuzz/coll_stream.c $(cat tests/fuzz/coll_stream.deps) -lm -lstdc++ -o "$TRASH/fuzz-coll")
 '
 test_expect_success 'seeds: the test streams, one and several ranks' '
 	mkdir -p seeds &&

@@ -7,7 +7,7 @@
  * tests/t7005-coll-fuzz.sh; by hand:
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Icommon \
- *		tests/fuzz/coll_stream.c $(cat tests/fuzz/coll_stream.deps) -lm -o fuzz-coll
+ *		tests/fuzz/coll_stream.c $(cat tests/fuzz/coll_stream.deps) -lm -lstdc++ -o fuzz-coll
  *	./fuzz-coll -max_len=8192 SEEDS/
  *
  * A standalone harness: tests/fuzz/ had no shared convention when it was

@@ -201,7 +201,8 @@ static void test_escapes(void)
 	decode("\\u00b5s", "\xc2\xb5s", 3, "\\u00b5 is 2-byte UTF-8");
 	decode("\\u20ac", "\xe2\x82\xac", 3, "\\u20ac is 3-byte UTF-8");
 	decode("\\ud83d\\ude00", "\xf0\x9f\x98\x80", 4, "surrogate pair is one 4-byte char");
-	decode("\\u0000", "\0", 1, "\\u0000 decodes to NUL");
+	decode("\\u0000", "\\u0000", 6, "\\u0000 stays as written: a NUL would cut every C string");
+	decode("a\\u0000b\\u00e9", "a\\u0000b\xc3\xa9", 10, "\\u0000 inside a name, with other escapes");
 	decode("plain", "plain", 5, "no escapes");
 	/* invalid text (json_string_check refuses it): still within bounds */
 	decode("aaaaaaaaaaaaaaaaaaaaaaa\\u", "aaaaaaaaaaaaaaaaaaaaaaa\\u", 25,

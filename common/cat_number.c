@@ -1,0 +1,84 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat_number.h"
+#include "err.h"
+#include "json.h"
+#include "banned.h"
+
+/* The classes of the number text s[0..n) as the value of key: a mask. */
+static unsigned classify(const char *s, size_t n, int is_dur)
+{
+	char buf[400], *end;
+	double v;
+	size_t k;
+	unsigned m = 0;
+
+	if (n >= sizeof(buf))	/* a number this long overflows, or rounds */
+		n = sizeof(buf) - 1;
+	tl_memcpy(buf, s, n);
+	buf[n] = '\0';
+	v = strtod(buf, &end);
+	if (isinf(v))
+		return 1u << CN_INF;
+	if (is_dur && v < 0)
+		m |= 1u << CN_NEGATIVE;
+	if (strpbrk(buf, ".eE"))
+		return m;
+	/* an integer: exact in a double up to 2^53 = 9007199254740992 */
+	k = buf[0] == '-';
+	if (n - k > 16 || (n - k == 16 && strcmp(buf + k, "9007199254740992") > 0))
+		m |= 1u << CN_BIG;
+	return m;
+}
+
+static void note(struct cat_number *cn, int cls, uint64_t uid, const char *key,
+		 const char *s, size_t n)
+{
+	if (!cn->count[cls]++) {
+		cn->first_uid[cls] = uid;
+		snprintf(cn->first[cls], sizeof(cn->first[cls]), "%s %.*s%s", key,
+			 (int)(n > 32 ? 32 : n), s, n > 32 ? "..." : "");
+	}
+}
+
+void cat_number_check(struct cat_number *cn, const struct json *j, uint64_t uid)
+{
+	unsigned end = json_skip(j, 0);
+
+	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
+		const struct json_tok *v = &j->tok[k + 1];
+		int is_dur = json_tok_eq(j, k, "dur", 3);
+		unsigned m;
+
+		if (!is_dur && !json_tok_eq(j, k, "ts", 2))
+			continue;
+		if (!json_tok_is_number(j, k + 1))
+			continue;
+		m = classify(j->text + v->start, (size_t)(v->end - v->start), is_dur);
+		for (int cls = 0; cls < CN_CLASSES; cls++)
+			if (m & 1u << cls)
+				note(cn, cls, uid, is_dur ? "dur" : "ts", j->text + v->start,
+				     (size_t)(v->end - v->start));
+	}
+}
+
+void cat_number_report(struct cat_number *cn, const char *name)
+{
+	static const char *const what[CN_CLASSES] = {
+		"a ts or dur too large for a double (it reads as inf): left out of "
+		"the tree and the timeline",
+		"a negative dur: left out of the tree and the timeline",
+		"an integer ts or dur beyond 2^53, rounded to the nearest double",
+	};
+
+	for (int c = 0; c < CN_CLASSES; c++)
+		if (cn->count[c])
+			tl_warn("%s: %" PRIu64 " event%s with %s (first: event %" PRIu64 ", %s)",
+				name, cn->count[c], cn->count[c] == 1 ? "" : "s", what[c],
+				cn->first_uid[c], cn->first[c]);
+	memset(cn, 0, sizeof(*cn));
+}
