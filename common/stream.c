@@ -16,6 +16,7 @@ static const struct {
 } known[] = {
 	{ "events", 1 },
 	{ "nodes", 1 },
+	{ "nodes", 2 },
 };
 
 struct stream {
@@ -139,7 +140,7 @@ static int parse_header(struct stream *s, const char *kinds)
 		return -1;
 	}
 	if (!known_kind(s->kind, version)) {
-		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1 and tl-nodes 1)",
+		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1 and tl-nodes 1 and 2)",
 			s->name, s->kind, version);
 		return -1;
 	}
