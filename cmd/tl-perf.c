@@ -19,15 +19,17 @@
 
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
-	"               [--ops FILE] [-o DIR] [-s SHEET]... [--short-kernel-us N]\n"
-	"               [--topk N] [FILE]";
+	"               [--group-by-parent-module] [--inference] [--ops FILE] [-o DIR]\n"
+	"               [-s SHEET]... [--short-kernel-us N] [--topk N] [FILE]";
 
 static const struct option longopts[] = {
 	{ "all-gpu", no_argument, NULL, 'A' },
 	{ "arch", required_argument, NULL, 'a' },
 	{ "bins", required_argument, NULL, 'B' },
 	{ "csv", no_argument, NULL, 'C' },
+	{ "group-by-parent-module", no_argument, NULL, 'M' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "inference", no_argument, NULL, 'I' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "ops", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
@@ -38,7 +40,7 @@ static const struct option longopts[] = {
 };
 
 struct opts {
-	int all_gpu, csv;
+	int all_gpu, csv, inference, parent_module;
 	long bins, topk;
 	double short_us;
 	const char *dir, *ops, *arch;
@@ -136,6 +138,8 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	pr->short_us = o->short_us;
 	pr->bins = (int)o->bins;
 	pr->topk = o->topk;
+	pr->inference = o->inference;
+	pr->parent_module = o->parent_module;
 	ps = perf_sheet_new(pr, arch);
 	pr->perf_cols = perf_sheet_unified_cols;
 	pr->perf_ctx = ps;
@@ -183,6 +187,8 @@ int main(int argc, char **argv)
 		case 'a': o.arch = optarg; break;
 		case 'B': o.bins = tl_opt_long("--bins", optarg); break;
 		case 'C': o.csv = 1; break;
+		case 'I': o.inference = 1; break;
+		case 'M': o.parent_module = 1; break;
 		case 'D': o.ops = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;

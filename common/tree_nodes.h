@@ -11,10 +11,16 @@
  *
  * node[i] is the event with uid i.  To keep reading fast, events of other
  * categories (flows, instants, annotations: NC_OTHER) keep only their
- * parent and flags (user annotations NF_ANNOT also name, ts and dur), and python frames (NC_PYTHON) no name, pid or tid.  One source per stream: a stream with
+ * parent and flags (user annotations NF_ANNOT also name, ts and dur), and python frames (NC_PYTHON) no pid or tid.  One source per stream: a stream with
  * a second #source is refused (run one trace at a time).  Python's
  * process/thread names (ph "M" events, spec core §1.8) are resolved with
  * tree_nodes_process_name() and friends, "Unknown" when absent.
+ *
+ * tl-nodes 2 (tl-tree --capture, --pseudo-ops) adds the children lists
+ * TraceLens edited (kids: kid_off[i] indexes kid[], UINT32_MAX where the
+ * children are the rows naming i as parent) and the order of its
+ * cpu_root_nodes (root_order[i], 0 for none); both arrays are NULL for a
+ * tl-nodes 1 stream.  Pseudo ops keep their args (struct node args).
  */
 #ifndef TL_TREE_NODES_H
 #define TL_TREE_NODES_H
@@ -34,6 +40,7 @@ enum {
 	NF_ROOT = 8,		/* root column is 1: a cpu_op root */
 	NF_ANNOT = 16,		/* NC_OTHER with "user_annotation" in its cat: keeps
 				 * name, ts, dur (TraceLens apply_annotation) */
+	NF_HAS_DUR = 32		/* dur present (a pseudo op has none) */
 };
 
 struct node {
@@ -42,6 +49,7 @@ struct node {
 	int32_t fwd;		/* uid of the forward op (bwd events), -1 */
 	uint32_t name, pid, tid, stream;	/* strpool ids (pid/tid/stream: JSON text) */
 	uint32_t dims, types, strides, concrete;	/* compact JSON, 0 (= "") if absent */
+	uint32_t args;		/* pseudo ops: the args column, else 0 */
 	uint8_t cat, flags;
 };
 
@@ -54,6 +62,9 @@ struct tree_nodes {
 	/* metadata rows (ph "M"), in file order */
 	struct tree_nodes_meta { uint32_t pid, tid, key, value; } *meta;
 	size_t nmeta;
+	/* tl-nodes 2 */
+	uint32_t *kid_off, *kid, *root_order;
+	size_t nkid, akid;
 };
 
 struct tree_nodes *tree_nodes_read(const char *path);
