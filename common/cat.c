@@ -191,7 +191,9 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 	json_scan_release(&c->s);
 	if (c->o.verbose)
 		tl_warn("%s: %" PRIu64 " events read, %" PRIu64 " written, %"
-			PRIu64 " skipped", name, n.elements, n.written, n.skipped);
+			PRIu64 " skipped%s%s", name, n.elements, n.written, n.skipped,
+			cat_input_inflater(in) ? "; gzip inflated with " : "",
+			cat_input_inflater(in) ? cat_input_inflater(in) : "");
 	return rc < 0 || n.skipped;
 }
 
