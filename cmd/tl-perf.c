@@ -19,18 +19,27 @@
 
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
-	"               [--group-by-parent-module] [--inference] [--ops FILE] [-o DIR]\n"
-	"               [-s SHEET]... [--short-kernel-us N] [--topk N] [FILE]";
+	"               [--detect-recompute] [--group-by-num-kernels]\n"
+	"               [--group-by-parent-module] [--include-call-stack]\n"
+	"               [--include-first-occurrence-time] [--include-overlap-info] [--inference]\n"
+	"               [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
+	"               [--short-kernel-us N] [--topk N] [FILE]";
 
 static const struct option longopts[] = {
 	{ "all-gpu", no_argument, NULL, 'A' },
 	{ "arch", required_argument, NULL, 'a' },
 	{ "bins", required_argument, NULL, 'B' },
 	{ "csv", no_argument, NULL, 'C' },
-	{ "group-by-parent-module", no_argument, NULL, 'M' },
+	{ "detect-recompute", no_argument, NULL, 'R' },
+	{ "group-by-num-kernels", no_argument, NULL, 'N' },
+	{ "group-by-parent-module", no_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "include-call-stack", no_argument, NULL, 'T' },
+	{ "include-first-occurrence-time", no_argument, NULL, 'F' },
+	{ "include-overlap-info", no_argument, NULL, 'V' },
 	{ "inference", no_argument, NULL, 'I' },
 	{ "list", no_argument, NULL, 'l' },
+	{ "micro-idle", required_argument, NULL, 'M' },
 	{ "ops", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "sheet", required_argument, NULL, 's' },
@@ -41,8 +50,9 @@ static const struct option longopts[] = {
 
 struct opts {
 	int all_gpu, csv, inference, parent_module;
+	int recompute, num_kernels, call_stack, first_occ, overlap;
 	long bins, topk;
-	double short_us;
+	double short_us, micro_us;
 	const char *dir, *ops, *arch;
 	const char **sheets;
 	size_t nsheets;
@@ -134,12 +144,22 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 		return 1;
 	}
 	tp = perf_tree_new(ns, db, o->all_gpu);
+	/* TraceLens's add_python_func: the call stack and recompute options */
+	tp->python = tp->python || o->call_stack || o->recompute;
+	if (o->recompute)
+		perf_tree_recompute(tp);
+	if (o->overlap)
+		perf_tree_overlap(tp);
 	pr = perf_report_new(tp);
 	pr->short_us = o->short_us;
 	pr->bins = (int)o->bins;
 	pr->topk = o->topk;
 	pr->inference = o->inference;
 	pr->parent_module = o->parent_module;
+	pr->micro_us = o->micro_us;
+	pr->num_kernels = o->num_kernels;
+	pr->call_stack = o->call_stack;
+	pr->first_occurrence = o->first_occ;
 	ps = perf_sheet_new(pr, arch);
 	pr->perf_cols = perf_sheet_unified_cols;
 	pr->perf_ctx = ps;
@@ -175,7 +195,7 @@ static void check_opts(struct opts *o, int nargs, const struct perf_ops *db)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .bins = 100, .topk = -1, .short_us = 10 };
+	struct opts o = { .bins = 100, .topk = -1, .short_us = 10, .micro_us = -1 };
 	size_t alloc = 0;
 	int c, rval, list = 0;
 	struct perf_ops *db;
@@ -188,8 +208,14 @@ int main(int argc, char **argv)
 		case 'B': o.bins = tl_opt_long("--bins", optarg); break;
 		case 'C': o.csv = 1; break;
 		case 'I': o.inference = 1; break;
-		case 'M': o.parent_module = 1; break;
+		case 'P': o.parent_module = 1; break;
 		case 'D': o.ops = optarg; break;
+		case 'F': o.first_occ = 1; break;
+		case 'M': o.micro_us = tl_opt_double("--micro-idle", optarg); break;
+		case 'N': o.num_kernels = 1; break;
+		case 'R': o.recompute = 1; break;
+		case 'T': o.call_stack = 1; break;
+		case 'V': o.overlap = 1; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
 		case 'l': list = 1; break;

@@ -5,6 +5,7 @@
 
 #include "np_stat.h"
 #include "py_repr.h"
+#include "perf_model.h"
 #include "perf_tree.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -277,6 +278,7 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 
 	tp->ns = ns;
 	tp->db = db;
+	tp->all_gpu = all_gpu;
 	tp->gpu_only = 1;
 	for (size_t i = 0; i < ns->n; i++) {
 		if (ns->node[i].cat == NC_CPU_OP)
@@ -296,12 +298,15 @@ void perf_tree_free(struct perf_tree *tp)
 {
 	if (!tp)
 		return;
+	perf_tree_overlap_free(tp);
 	for (size_t i = 0; i < tp->nlaunch; i++)
 		free(tp->launch[i].kern);
 	free(tp->launch);
 	free(tp->launcher_of);
-	for (size_t i = 0; i < tp->nuni; i++)
+	for (size_t i = 0; i < tp->nuni; i++) {
 		free(tp->uni[i].gpu);
+		free(tp->uni[i].cs);
+	}
 	free(tp->uni);
 	for (size_t i = 0; i < tp->nsynth; i++)
 		free(tp->synth_names[i]);
@@ -324,18 +329,23 @@ const char *perf_tree_category(const struct perf_tree *tp, uint32_t uid)
 }
 
 /* TritonCompiledPerfModel.can_model(): non-empty Input Dims, Input type
- * and Concrete Inputs (spec perf_model §1.1, §3.10) */
-static int triton_can_model(const struct perf_tree *tp, uint32_t uid)
+ * and Concrete Inputs, and an integer among the latter (spec perf_model
+ * §1.1, §3.10): what the triton kind itself checks */
+static int triton_can_model(const struct perf_tree *tp, uint32_t uid, const struct perf_ops_entry *e)
 {
 	const struct node *n = &tp->ns->node[uid];
-	const uint32_t arg[3] = { n->dims, n->types, n->concrete };
+	struct pm_args a = { .dims = tree_nodes_str(tp->ns, n->dims),
+			     .types = tree_nodes_str(tp->ns, n->types),
+			     .strides = n->strides ? tree_nodes_str(tp->ns, n->strides) : NULL,
+			     .concrete = tree_nodes_str(tp->ns, n->concrete),
+			     .opname = name_of(tp, uid) };
+	struct pm_result r;
+	int ok;
 
-	for (int i = 0; i < 3; i++) {
-		const char *s = tree_nodes_str(tp->ns, arg[i]);
-		if (!*s || !strcmp(s, "[]"))
-			return 0;
-	}
-	return 1;
+	perf_model_compute(e, &a, NULL, 0, 0, &r);
+	ok = r.status != PM_NOMODEL;
+	pm_result_release(&r);
+	return ok;
 }
 
 int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
@@ -343,8 +353,29 @@ int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
 	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
 
 	if (e && !strcmp(e->kind, "triton"))
-		return triton_can_model(tp, uid);
+		return triton_can_model(tp, uid, e);
 	return e && strcmp(e->kind, "none");
+}
+
+const char *perf_tree_cs_name(const struct perf_tree *tp, uint32_t uid, struct pystr *out)
+{
+	const char *s = name_of(tp, uid), *p;
+
+	if (N(tp, uid)->cat != NC_CPU_OP && !strstr(s, "nn.Module") && !strstr(s, "::") &&
+	    !strchr(s, '/'))
+		return NULL;
+	pystr_reset(out);
+	for (p = s; *p; ) {
+		if (*p == '_' && p[1] >= '0' && p[1] <= '9') {
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+			continue;
+		}
+		pystr_addc(out, *p++);
+	}
+	pystr_addc(out, '\0');
+	out->len--;
+	return out->buf;
 }
 
 /* ---- unified perf table collection (§4.6) ----------------------------- */
@@ -353,6 +384,9 @@ struct uctx {
 	struct perf_tree *tp;
 	uint8_t *visited, *model_below;
 	size_t alloc;
+	uint32_t *cs;		/* python mode: the running call stack */
+	uint32_t ncs;
+	size_t acs;
 };
 
 static uint32_t gpu_n(const struct perf_tree *tp, uint32_t uid)
@@ -377,6 +411,15 @@ static void add_row(struct uctx *u, uint32_t uid, uint32_t row_uid, const char *
 	memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
 	r->kernel_us = perf_tree_busy(tp, gpu, ngpu);
 	r->has_perf_model = has_model;
+	r->cs = NULL;
+	r->ncs = 0;
+	r->has_cs = 0;
+	if (tp->python && row_uid == uid) {
+		r->has_cs = 1;
+		r->ncs = u->ncs;
+		r->cs = xmalloc(st_mult(u->ncs + 1, sizeof(*r->cs)));
+		memcpy(r->cs, u->cs, u->ncs * sizeof(*r->cs));
+	}
 }
 
 static void collect(struct uctx *u, uint32_t e, const char *cat, int has_model)
@@ -435,7 +478,10 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	const struct perf_ops_entry *fe;
 	const char *colon;
 
-	for (int i = 0; i <= 5 && w >= 0 && N(tp, w)->fwd <= 0; i++)
+	/* _get_linked_fwd_event: the first of the five parents (not the
+	 * event itself) with a fwd_event */
+	w = N(tp, e)->parent;
+	for (int i = 1; i < 5 && w >= 0 && N(tp, w)->fwd <= 0; i++)
 		w = N(tp, w)->parent;
 	if (w < 0 || N(tp, w)->fwd <= 0)
 		return NULL;
@@ -456,16 +502,16 @@ static void traverse_children(struct uctx *u, uint32_t e)
 		traverse(u, u->tp->ch[i]);
 }
 
-static void traverse(struct uctx *u, uint32_t e)
+/* collect_unified_perf_events' traverse() (TP:1826-1910), without the call
+ * stack: which of e or its descendants become rows */
+static void traverse_node(struct uctx *u, uint32_t e)
 {
 	struct perf_tree *tp = u->tp;
 	const char *bwd;
 
-	if (u->visited[e])
+	if (!tp->python && N(tp, e)->cat != NC_CPU_OP)
 		return;
-	u->visited[e] = 1;
-	/* with python frames every event is walked through, not only cpu_ops */
-	if ((!tp->python && N(tp, e)->cat != NC_CPU_OP) || !gpu_n(tp, e))
+	if (!gpu_n(tp, e))
 		return;
 	if (perf_tree_has_perf_model(tp, e)) {
 		collect(u, e, perf_tree_category(tp, e), 1);
@@ -488,6 +534,27 @@ static void traverse(struct uctx *u, uint32_t e)
 		return;
 	}
 	traverse_children(u, e);
+}
+
+static void traverse(struct uctx *u, uint32_t e)
+{
+	struct perf_tree *tp = u->tp;
+	struct pystr t = {0};
+	int pushed = 0;
+
+	if (u->visited[e])
+		return;
+	u->visited[e] = 1;
+	/* the running call stack: this node's name when TraceLens keeps it */
+	if (tp->python && perf_tree_cs_name(tp, e, &t)) {
+		xgrow((void **)&u->cs, &u->acs, u->ncs + 1, sizeof(*u->cs));
+		u->cs[u->ncs++] = e;
+		pushed = 1;
+	}
+	pystr_release(&t);
+	traverse_node(u, e);
+	if (pushed)
+		u->ncs--;
 }
 
 /*
@@ -554,17 +621,18 @@ static void add_orphans(struct uctx *u)
 
 void perf_tree_unified(struct perf_tree *tp)
 {
-	struct uctx u = { tp, NULL, NULL, 0 };
+	struct uctx u = { .tp = tp };
 	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0;
 
 	u.visited = xcalloc(tp->ns->n + 1, 1);
 	u.model_below = xcalloc(tp->ns->n + 1, 1);
 	mark_model_below(&u);
-	/* add_python_func: the parentless python frames first, in uid order */
-	for (uint32_t i = 0; tp->python && i < tp->ns->n; i++)
-		if (N(tp, i)->cat == NC_PYTHON && (N(tp, i)->flags & NF_TREE) &&
-		    N(tp, i)->parent < 0 && gpu_n(tp, i))
-			traverse(&u, i);
+	/* with python frames, parentless frames with GPU work first, in uid
+	 * order, then the cpu_op roots not reached from them (TP:1912-1925) */
+	if (tp->python)
+		for (uint32_t i = 0; i < tp->ns->n; i++)
+			if (N(tp, i)->cat == NC_PYTHON && N(tp, i)->parent < 0 && gpu_n(tp, i))
+				traverse(&u, i);
 	for (uint32_t i = 0; i < tp->ns->n; i++)
 		if (N(tp, i)->flags & NF_ROOT)
 			roots[nr++] = i;
@@ -573,6 +641,7 @@ void perf_tree_unified(struct perf_tree *tp)
 	for (uint32_t i = 0; i < nr; i++)
 		traverse(&u, roots[i]);
 	add_orphans(&u);
+	free(u.cs);
 	free(roots);
 	free(u.visited);
 	free(u.model_below);

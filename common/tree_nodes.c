@@ -150,7 +150,13 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		ns->n++;
 		return 0;
 	}
-	n->name = intern(ns, s, col[C_NAME]);
+	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
+		n->flags |= NF_TREE;
+	/* python frames out of the tree (tl-tree without --python) are many
+	 * and never read: only frames in the tree keep their name (call
+	 * stacks, recompute regions) */
+	if (n->cat != NC_PYTHON || (n->flags & NF_TREE))
+		n->name = intern(ns, s, col[C_NAME]);
 	if (n->cat != NC_PYTHON) {
 		n->pid = intern(ns, s, col[C_PID]);
 		n->tid = intern(ns, s, col[C_TID]);
@@ -167,8 +173,6 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		n->flags |= NF_STREAM;
 		n->stream = intern(ns, s, col[C_STREAM]);
 	}
-	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
-		n->flags |= NF_TREE;
 	if (col[C_ROOT] >= 0 && !strcmp(stream_field(s, col[C_ROOT]), "1"))
 		n->flags |= NF_ROOT;
 	if (n->cat == NC_CPU_OP) {

@@ -11,7 +11,9 @@
  *
  * node[i] is the event with uid i.  To keep reading fast, events of other
  * categories (flows, instants, annotations: NC_OTHER) keep only their
- * parent and flags (user annotations NF_ANNOT also name, ts and dur), and python frames (NC_PYTHON) no pid or tid.  One source per stream: a stream with
+ * parent and flags (user annotations NF_ANNOT also name, ts and dur), and
+ * python frames (NC_PYTHON) no pid or tid, and no name unless they are in
+ * the tree (tl-tree --python).  One source per stream: a stream with
  * a second #source is refused (run one trace at a time).  Python's
  * process/thread names (ph "M" events, spec core §1.8) are resolved with
  * tree_nodes_process_name() and friends, "Unknown" when absent.
