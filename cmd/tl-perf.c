@@ -12,6 +12,7 @@
 #include "tree_nodes.h"
 #include "perf_ops.h"
 #include "opt.h"
+#include "perf_compare.h"
 #include "perf_report.h"
 #include "perf_sheet.h"
 #include "xalloc.h"
@@ -19,9 +20,10 @@
 
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
-	"               [--detect-recompute] [--group-by-num-kernels]\n"
-	"               [--group-by-parent-module] [--include-call-stack]\n"
-	"               [--include-first-occurrence-time] [--include-overlap-info] [--inference]\n"
+	"               [--detect-recompute] [--diff-stats FILE] [--extension-file FILE]\n"
+	"               [--group-by-num-kernels] [--group-by-parent-module]\n"
+	"               [--include-call-stack] [--include-first-occurrence-time]\n"
+	"               [--include-overlap-info] [--inference]\n"
 	"               [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
 	"               [--short-kernel-us N] [--topk N] [FILE]";
 
@@ -31,6 +33,8 @@ static const struct option longopts[] = {
 	{ "bins", required_argument, NULL, 'B' },
 	{ "csv", no_argument, NULL, 'C' },
 	{ "detect-recompute", no_argument, NULL, 'R' },
+	{ "diff-stats", required_argument, NULL, 'X' },
+	{ "extension-file", required_argument, NULL, 'E' },
 	{ "group-by-num-kernels", no_argument, NULL, 'N' },
 	{ "group-by-parent-module", no_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
@@ -53,9 +57,11 @@ struct opts {
 	int recompute, num_kernels, call_stack, first_occ, overlap;
 	long bins, topk;
 	double short_us, micro_us;
-	const char *dir, *ops, *arch;
+	const char *dir, *ops, *arch, *diff_stats;
 	const char **sheets;
 	size_t nsheets;
+	const char **ext;	/* --extension-file tables, in order */
+	size_t next;
 };
 
 static int write_one(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o,
@@ -134,12 +140,18 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	struct perf_report *pr;
 	struct perf_sheet *ps;
 	struct perf_arch *arch;
+	struct perf_compare *cmp = NULL;
 	int rval;
 
 	if (!ns)
 		return 1;
 	arch = pick_arch(o, ns, &rval);
 	if (rval) {
+		tree_nodes_free(ns);
+		return 1;
+	}
+	if (o->diff_stats && !(cmp = perf_compare_load(o->diff_stats))) {
+		perf_arch_free(arch);
 		tree_nodes_free(ns);
 		return 1;
 	}
@@ -160,6 +172,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	pr->num_kernels = o->num_kernels;
 	pr->call_stack = o->call_stack;
 	pr->first_occurrence = o->first_occ;
+	pr->compare = cmp;
 	ps = perf_sheet_new(pr, arch);
 	pr->perf_cols = perf_sheet_unified_cols;
 	pr->perf_ctx = ps;
@@ -167,6 +180,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	perf_sheet_free(ps);
 	perf_arch_free(arch);
 	perf_report_free(pr);
+	perf_compare_free(cmp);
 	perf_tree_free(tp);
 	tree_nodes_free(ns);
 	return rval;
@@ -196,7 +210,7 @@ static void check_opts(struct opts *o, int nargs, const struct perf_ops *db)
 int main(int argc, char **argv)
 {
 	struct opts o = { .bins = 100, .topk = -1, .short_us = 10, .micro_us = -1 };
-	size_t alloc = 0;
+	size_t alloc = 0, ealloc = 0;
 	int c, rval, list = 0;
 	struct perf_ops *db;
 
@@ -210,12 +224,17 @@ int main(int argc, char **argv)
 		case 'I': o.inference = 1; break;
 		case 'P': o.parent_module = 1; break;
 		case 'D': o.ops = optarg; break;
+		case 'E':
+			xgrow((void **)&o.ext, &ealloc, o.next + 1, sizeof(*o.ext));
+			o.ext[o.next++] = optarg;
+			break;
 		case 'F': o.first_occ = 1; break;
 		case 'M': o.micro_us = tl_opt_double("--micro-idle", optarg); break;
 		case 'N': o.num_kernels = 1; break;
 		case 'R': o.recompute = 1; break;
 		case 'T': o.call_stack = 1; break;
 		case 'V': o.overlap = 1; break;
+		case 'X': o.diff_stats = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
 		case 'l': list = 1; break;
@@ -228,6 +247,10 @@ int main(int argc, char **argv)
 		}
 	}
 	db = perf_ops_load(o.ops);
+	/* TraceLens's perf_model_extension / op_category_extension, as table
+	 * rows: a known name is replaced in place, a new one appended */
+	for (size_t i = 0; i < o.next; i++)
+		perf_ops_extend(db, o.ext[i]);
 	if (list) {
 		for (int i = 0; perf_report_names[i]; i++)
 			puts(perf_report_names[i]);
@@ -239,5 +262,6 @@ int main(int argc, char **argv)
 	rval = run(optind < argc ? argv[optind] : NULL, &o, db);
 	perf_ops_free(db);
 	free(o.sheets);
+	free(o.ext);
 	return rval;
 }

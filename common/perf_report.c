@@ -6,6 +6,7 @@
 #include "pd_groupby.h"
 #include "np_stat.h"
 #include "perf_callstack.h"
+#include "perf_compare.h"
 #include "perf_kdetail.h"
 #include "perf_report.h"
 #include "py_repr.h"
@@ -1038,8 +1039,13 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 		pystr_addc(&k, PD_GROUPBY_SEP);
 		stream_repr(pr, r[i].uid, &k);
 		pd_groupby_add(g, k.buf, k.len, i);
-		all += ND(pr, r[i].uid)->dur;
 	}
+	/* df_kernels["Kernel duration (µs)"].sum(): numpy's pairwise sum, in
+	 * row (uid) order */
+	d = xmalloc(st_mult(nr + 1, sizeof(*d)));
+	for (i = 0; i < nr; i++)
+		d[i] = ND(pr, r[i].uid)->dur;
+	all = np_sum(d, nr);
 	ng = pd_groupby_count(g);
 	keyo = xmalloc(st_mult(ng + 1, sizeof(*keyo)));
 	for (i = 0; i < ng; i++)
@@ -1050,14 +1056,14 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, keyo[i], &n);
 		for (j = 0; j < n; j++)
-			sum[i] += ND(pr, r[rows[j]].uid)->dur;
+			d[j] = ND(pr, r[rows[j]].uid)->dur;
+		sum[i] = pd_gsum(d, n);
 	}
 	o = order_desc(sum, NULL, ng);
 	for (i = 0; i < 11; i++)
 		if (has_cpu || i != 1)
 		sheet_str(sh, cols[i]);
 	sheet_endrow(sh);
-	d = xmalloc(st_mult(nr + 1, sizeof(*d)));
 	for (i = 0; i < ng; i++) {
 		const size_t *rows = pd_groupby_rows(g, keyo[o[i]], &n);
 		const struct krow *x = &r[rows[0]];
@@ -1076,7 +1082,7 @@ static int write_kernel_summary(struct perf_report *pr, struct sheet *sh)
 		}
 		sheet_float(sh, sum[o[i]]);
 		sheet_int(sh, (int64_t)n);
-		sheet_float(sh, sum[o[i]] / (double)n);
+		sheet_float(sh, sum[o[i]] / (double)n);	/* group_mean: the Kahan sum / n */
 		sheet_float(sh, np_min(d, n));
 		sheet_float(sh, np_max(d, n));
 		sheet_float(sh, sum[o[i]] / all * 100);
@@ -1559,7 +1565,7 @@ static void call_stack_cells(const struct perf_report *pr, struct sheet *sh, con
 	free(cn);
 }
 
-static void unified_header(const struct perf_report *pr, struct cols *h, int kl, int rl)
+static void unified_header(const struct perf_report *pr, struct cols *h, int kl, int rl, int cmp)
 {
 	static const char *const args[] = { "op category", "process_name",
 		"process_label", "thread_name", "Input Dims", "Input type", "Input Strides",
@@ -1585,8 +1591,19 @@ static void unified_header(const struct perf_report *pr, struct cols *h, int kl,
 		col(h, args[i]);
 	if (rl)
 		col(h, "Roofline Bound");
-	for (size_t i = 0; i < 16; i++)
+	for (size_t i = 0; i < 16; i++) {
 		col(h, mid[i]);
+		/* --comparison_json_path: after Kernel Time (µs)_sum */
+		if (i == 6 && cmp) {
+			col(h, "speedup (trace2/trace1)");
+			col(h, "delta_us (trace2 - trace1)");
+			col(h, "lca_count_trace2");
+			col(h, "lca_id");
+			col(h, "lca_name");
+			col(h, "lca_total_kernel_time_trace1_us");
+			col(h, "lca_total_kernel_time_trace2_us");
+		}
+	}
 	for (size_t i = 0; rl && i < 6; i++)
 		col(h, roof[i]);
 	col(h, "Kernel Time (µs)_median");
@@ -1670,8 +1687,26 @@ static void unified_kernel_cells(struct perf_report *pr, struct sheet *sh, const
 	free(lens);
 }
 
+/* the comparison cells of a row (NULL: no comparison columns) */
+static void compare_cells(struct sheet *sh, const struct lca_meta *m, double ksum)
+{
+	if (!m->has) {
+		for (int i = 0; i < 7; i++)
+			sheet_empty(sh);
+		return;
+	}
+	sheet_float(sh, m->t1 != 0 ? m->t2 / m->t1 : NAN);
+	sheet_float(sh, m->t2 - ksum);
+	sheet_float(sh, m->count2);
+	sheet_str(sh, m->ids);
+	sheet_str(sh, m->names);
+	sheet_float(sh, m->t1);
+	sheet_float(sh, m->t2);
+}
+
 static void write_unified_group(struct perf_report *pr, struct sheet *sh,
-				const struct ugroup *ug, double total, double *cum, int rl, int kl)
+				const struct ugroup *ug, double total, double *cum, int rl, int kl,
+				const struct lca_meta *cmp)
 {
 	const struct unirow *r0 = ug->rows[0]->r;
 	size_t n = ug->n, j;
@@ -1724,6 +1759,8 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 	sheet_float(sh, tb.mean); sheet_float(sh, tb.std);
 	sheet_float(sh, tf.mean); sheet_float(sh, tf.std);
 	sheet_float(sh, ka.mean); sheet_float(sh, ka.std); sheet_float(sh, ka.sum);
+	if (cmp)
+		compare_cells(sh, cmp, ka.sum);
 	sheet_float(sh, da.median); sheet_float(sh, da.min); sheet_float(sh, da.max);
 	sheet_float(sh, tb.median); sheet_float(sh, tb.min); sheet_float(sh, tb.max);
 	sheet_float(sh, tf.median); sheet_float(sh, tf.min); sheet_float(sh, tf.max);
@@ -1749,6 +1786,54 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 		free(kd[j]);
 	}
 	free(kd); free(ex); free(dur); free(kt); free(v); free(uids); free(ov);
+}
+
+/*
+ * The comparison metadata of the sheet's rows, in sheet order
+ * (_build_uid_to_row_idx): each GPU event of a row maps to the summary row
+ * whose grouping columns (without is_recompute) print as its row's; where
+ * two summary rows print alike, the later one in the sheet.  NULL when no
+ * row maps to an LCA: TraceLens then adds no columns.
+ */
+static struct lca_meta *unified_compare(struct perf_report *pr, const struct urow *ur,
+					const struct ugroup *ug, size_t ng, const size_t *o)
+{
+	const struct perf_tree *tp = pr->tp;
+	struct pd_groupby *keys = pd_groupby_new();
+	struct pystr k = {0};
+	size_t *last = xcalloc(ng + 1, sizeof(*last)), *kof = xcalloc(ng + 1, sizeof(*kof));
+	int32_t *row_of = xmalloc(st_mult(tp->ns->n + 1, sizeof(*row_of)));
+	struct lca_meta *m;
+	int any = 0;
+
+	for (size_t i = 0; i < ng; i++) {
+		const struct unirow *r = ug[o[i]].rows[0]->r;
+		group_key(pr, r->uid, r->name, r->category, NULL, &k);
+		kof[o[i]] = pd_groupby_add(keys, k.buf, k.len, i);
+		last[kof[o[i]]] = i;
+	}
+	for (size_t i = 0; i < tp->ns->n; i++)
+		row_of[i] = -1;
+	for (size_t g = 0; g < ng; g++)
+		for (size_t j = 0; j < ug[g].n; j++) {
+			const struct unirow *r = ug[g].rows[j]->r;
+			for (uint32_t x = 0; x < r->ngpu; x++)
+				row_of[r->gpu[x]] = (int32_t)last[kof[g]];
+		}
+	(void)ur;
+	m = perf_compare_rows(pr->compare, row_of, tp->ns->n, ng);
+	for (size_t i = 0; i < ng; i++)
+		any |= m[i].has;
+	if (!any) {
+		perf_compare_release_rows(m, ng);
+		m = NULL;
+	}
+	free(last);
+	free(kof);
+	free(row_of);
+	pystr_release(&k);
+	pd_groupby_free(keys);
+	return m;
 }
 
 static const struct ugroup *sort_ug;
@@ -1812,6 +1897,7 @@ static int write_unified_sheet(struct perf_report *pr, struct sheet *sh, int kl)
 	struct urow *ur;
 	struct ugroup *ug;
 	struct cols h = {0};
+	struct lca_meta *cmp = NULL;
 	size_t ng, i, j, *o;
 	int rl = 0;
 	double *ksum, total, cum = 0;
@@ -1862,10 +1948,13 @@ static int write_unified_sheet(struct perf_report *pr, struct sheet *sh, int kl)
 	}
 	o = kl ? kl_order(ug, ng, sg) : order_desc(ksum, exuid, ng);
 	total = sorted_total(ksum, o, ng, 1);
-	unified_header(pr, &h, kl, rl);
+	if (!kl && perf_compare_has_rows(pr->compare))
+		cmp = unified_compare(pr, ur, ug, ng, o);
+	unified_header(pr, &h, kl, rl, cmp != NULL);
 	sheet_header(sh, h.c, h.n);
 	for (i = 0; i < ng; i++)
-		write_unified_group(pr, sh, &ug[o[i]], total, &cum, rl, kl);
+		write_unified_group(pr, sh, &ug[o[i]], total, &cum, rl, kl, cmp ? &cmp[i] : NULL);
+	perf_compare_release_rows(cmp, ng);
 	for (i = 0; i < ng; i++)
 		free(ug[i].rows);
 	for (i = 0; i < tp->nuni; i++)

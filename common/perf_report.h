@@ -59,6 +59,9 @@ struct perf_report {
 				 * tp->python) */
 	int first_occurrence;	/* --include_first_occurrence_time */
 	double micro_us;	/* gpu_timeline's micro idle threshold, -1: none */
+	struct perf_compare *compare;	/* --comparison_json_path: TraceDiff's
+				 * diff_stats, for unified_perf_summary's speedup,
+				 * delta and LCA columns (common/perf_compare.h) */
 	void (*perf_cols)(const struct perf_tree *tp, const struct unirow *row,
 			  struct perfcols *out, void *ctx);
 	void *perf_ctx;

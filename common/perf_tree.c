@@ -471,6 +471,25 @@ static int count_named(const struct perf_tree *tp, uint32_t w, const char *x)
 	return c;
 }
 
+/* compute_perf_metrics(fwd, bwd=True) does not raise (TP:1750-1760); a
+ * model kind tl lacks cannot say, and counts as working */
+static int bwd_metrics_ok(const struct perf_tree *tp, uint32_t fwd, const struct perf_ops_entry *e)
+{
+	const struct node *n = N(tp, fwd);
+	struct pm_args a = { .dims = n->dims ? tree_nodes_str(tp->ns, n->dims) : NULL,
+			     .types = n->types ? tree_nodes_str(tp->ns, n->types) : NULL,
+			     .strides = n->strides ? tree_nodes_str(tp->ns, n->strides) : NULL,
+			     .concrete = n->concrete ? tree_nodes_str(tp->ns, n->concrete) : NULL,
+			     .opname = name_of(tp, fwd) };
+	struct pm_result r;
+	int ok;
+
+	perf_model_compute(e, &a, NULL, 0, 1, &r);
+	ok = r.status == PM_OK || r.status == PM_NOMODEL;
+	pm_result_release(&r);
+	return ok;
+}
+
 /* is_sole_bwd_with_fwd_perf_model: the fwd model's bwd category, or NULL */
 static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 {
@@ -486,7 +505,8 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	if (w < 0 || N(tp, w)->fwd <= 0)
 		return NULL;
 	fe = perf_ops_lookup(tp->db, name_of(tp, (uint32_t)N(tp, w)->fwd));
-	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-"))
+	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-") ||
+	    !bwd_metrics_ok(tp, (uint32_t)N(tp, w)->fwd, fe))
 		return NULL;
 	colon = strstr(name_of(tp, (uint32_t)w), ": ");
 	if (count_named(tp, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
@@ -587,36 +607,102 @@ static int cmp_root(const void *a, const void *b)
 	return cmp_kern_ts(a, b);
 }
 
+/*
+ * The first kernel of an event's kernel_details as TraceLens has it when
+ * it copies the event into a synthetic row: a launcher's direct kernels by
+ * ts, or, for an op of a per-category sheet (whose perf metrics were
+ * computed before), all its GPU events by ts; else none.
+ */
+static const char *first_kernel(const struct perf_tree *tp, uint32_t uid)
+{
+	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
+	int32_t li = tp->launcher_of[uid];
+
+	if (e && strcmp(e->kind, "none") && strcmp(e->sheet, "-") && !strchr(e->name, '*')) {
+		uint32_t n, best = UINT32_MAX;
+		const uint32_t *g = perf_tree_gpu_events(tp, uid, &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (best == UINT32_MAX || N(tp, g[i])->ts < N(tp, best)->ts ||
+			    (N(tp, g[i])->ts == N(tp, best)->ts && g[i] < best))
+				best = g[i];
+		return best == UINT32_MAX ? NULL : name_of(tp, best);
+	}
+	if (li >= 0 && tp->launch[li].nkern)
+		return name_of(tp, tp->launch[li].kern[0]);
+	return NULL;
+}
+
+static void add_synthetic(struct uctx *u, uint32_t owner, uint32_t kk, uint32_t *next_uid,
+			  size_t *salloc)
+{
+	struct perf_tree *tp = u->tp;
+	struct pystr ps = {0};
+
+	pystr_adds(&ps, name_of(tp, owner));
+	pystr_adds(&ps, "->");
+	pystr_adds(&ps, name_of(tp, kk));
+	pystr_adds(&ps, " (Synthetic Op)");
+	xgrow((void **)&tp->synth_names, salloc, tp->nsynth + 1, sizeof(*tp->synth_names));
+	tp->synth_names[tp->nsynth++] = ps.buf;
+	/* the copy keeps the owner's kernel_details: its category falls back
+	 * on the owner's first kernel, not on the one it wraps (a graph
+	 * launch's rows all get the launch's) */
+	add_row(u, owner, (*next_uid)++, ps.buf,
+		perf_ops_categorize(tp->db, ps.buf, first_kernel(tp, owner)), &kk, 1, 0);
+}
+
+/*
+ * GPU events no row covers (TP:1928-1985): first those without a cpu_op
+ * above, grouped by their launch call in order of first appearance, then
+ * those under a cpu_op, in uid order; each gets a synthetic row and a new
+ * UID from max(uid) + 1 in that order.
+ */
 static void add_orphans(struct uctx *u)
 {
 	struct perf_tree *tp = u->tp;
-	uint8_t *covered = xcalloc(tp->ns->n + 1, 1);
-	uint32_t next_uid = (uint32_t)tp->ns->n;
-	size_t i, salloc = 0;
+	size_t n = tp->ns->n, i, salloc = 0, nparent = 0;
+	uint8_t *covered = xcalloc(n + 1, 1);
+	uint32_t next_uid = (uint32_t)n, *parents = xmalloc(st_mult(n + 1, sizeof(*parents)));
+	int32_t *first_of = xmalloc(st_mult(n + 1, sizeof(*first_of)));
+	int32_t *next_of = xmalloc(st_mult(n + 1, sizeof(*next_of)));
+	int32_t *last_of = xmalloc(st_mult(n + 1, sizeof(*last_of)));
 
 	for (i = 0; i < tp->nuni; i++)
 		for (uint32_t j = 0; j < tp->uni[i].ngpu; j++)
 			covered[tp->uni[i].gpu[j]] = 1;
-	for (i = 0; i < tp->ns->n; i++) {
+	for (i = 0; i < n; i++)
+		first_of[i] = last_of[i] = next_of[i] = -1;
+	for (i = 0; i < n; i++) {
+		const struct node *k = N(tp, (uint32_t)i);
+		int32_t p;
+		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, (uint32_t)i)) ||
+		    perf_tree_cpu_op_above(tp, (uint32_t)i) >= 0)
+			continue;
+		p = k->parent;
+		if (first_of[p] < 0) {
+			parents[nparent++] = (uint32_t)p;
+			first_of[p] = (int32_t)i;
+		} else {
+			next_of[last_of[p]] = (int32_t)i;
+		}
+		last_of[p] = (int32_t)i;
+	}
+	for (size_t j = 0; j < nparent; j++)
+		for (int32_t k = first_of[parents[j]]; k >= 0; k = next_of[k])
+			add_synthetic(u, parents[j], (uint32_t)k, &next_uid, &salloc);
+	for (i = 0; i < n; i++) {
 		const struct node *k = N(tp, (uint32_t)i);
 		int32_t owner;
-		struct pystr ps = {0};
-		uint32_t kk = (uint32_t)i;
-		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, kk)))
+		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, (uint32_t)i)) ||
+		    (owner = perf_tree_cpu_op_above(tp, (uint32_t)i)) < 0)
 			continue;
-		owner = perf_tree_cpu_op_above(tp, kk);
-		if (owner < 0)
-			owner = k->parent;
-		pystr_adds(&ps, name_of(tp, (uint32_t)owner));
-		pystr_adds(&ps, "->");
-		pystr_adds(&ps, name_of(tp, kk));
-		pystr_adds(&ps, " (Synthetic Op)");
-		xgrow((void **)&tp->synth_names, &salloc, tp->nsynth + 1, sizeof(*tp->synth_names));
-		tp->synth_names[tp->nsynth++] = ps.buf;
-		add_row(u, (uint32_t)owner, next_uid++, ps.buf,
-			perf_ops_categorize(tp->db, ps.buf, name_of(tp, kk)), &kk, 1, 0);
+		add_synthetic(u, (uint32_t)owner, (uint32_t)i, &next_uid, &salloc);
 	}
 	free(covered);
+	free(parents);
+	free(first_of);
+	free(next_of);
+	free(last_of);
 }
 
 void perf_tree_unified(struct perf_tree *tp)
