@@ -288,6 +288,11 @@ const struct graft *capture_set_graft(const struct capture_set *cs, uint32_t cap
 	return cs->c[cap].g;
 }
 
+const struct tree *capture_set_tree(const struct capture_set *cs, uint32_t cap)
+{
+	return cs->c[cap].t;
+}
+
 const char *capture_set_field(const struct capture_set *cs, uint32_t cap, uint32_t node,
 			      const char *col)
 {

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 struct graft;
+struct tree;
 struct capture_set;
 
 struct capture_set *capture_set_read(const char *path, int verbose);
@@ -37,6 +38,8 @@ void capture_set_free(struct capture_set *cs);
 const char *capture_set_name(const struct capture_set *cs, uint32_t cap);
 /* The capture trace's tree (the graft copies were made from). */
 const struct graft *capture_set_graft(const struct capture_set *cs, uint32_t cap);
+/* The capture trace's tree as built (before find_capture_roots' edits). */
+const struct tree *capture_set_tree(const struct capture_set *cs, uint32_t cap);
 /* Field col of the capture row whose uid the copy's capture node had. */
 const char *capture_set_field(const struct capture_set *cs, uint32_t cap, uint32_t node,
 			      const char *col);

@@ -29,7 +29,7 @@
 static const char graft_cols[] =
 	"\tparent\tdepth\ttree\troot\tdrop\tlink\tfwd\tbwd\tgpu_n"
 	"\tkernel_direct_us\tgpu_busy_us\tlauncher\tkernel_direct_n"
-	"\tgraft\tkids\troot_order";
+	"\tgraft\tkids\troot_order\tnn_module_stack";
 
 /* The computed columns of one node. */
 struct gcol {
@@ -311,6 +311,33 @@ static void put_graft(struct outbuf *ob, const struct gio *io, const struct gnod
 	}
 }
 
+/* A capture copy's nn_module_stack: the nn.Module frames above the event
+ * in its capture trace's tree, outermost first, or "root" */
+static void put_modules(struct outbuf *ob, const struct gio *io, const struct gnode *n)
+{
+	const struct graft *cg = capture_set_graft(io->cs, n->cap);
+	const struct tree *ct = capture_set_tree(io->cs, n->cap);
+	uint32_t *up = NULL, i = tree_find(ct, graft_at(cg, n->from)->uid);
+	size_t nu = 0, au = 0;
+
+	for (uint32_t p = i != TREE_NONE ? tree_at(ct, i)->parent : TREE_NONE; p != TREE_NONE;
+	     p = tree_at(ct, p)->parent)
+		if (tree_at(ct, p)->kind == TK_PYTHON &&
+		    !strncmp(tree_str(ct, tree_at(ct, p)->name), "nn.Module:", 10)) {
+			xgrow((void **)&up, &au, nu + 1, sizeof(*up));
+			up[nu++] = p;
+		}
+	if (!nu)
+		outbuf_puts(ob, "root");
+	for (size_t k = nu; k-- > 0;) {
+		const char *nm = tree_str(ct, tree_at(ct, up[k])->name);
+		if (k != nu - 1)
+			outbuf_putc(ob, ';');
+		outbuf_tsv(ob, nm, strlen(nm));
+	}
+	free(up);
+}
+
 static void put_cols(struct outbuf *ob, const struct gio *io, uint32_t i)
 {
 	const struct gnode *n;
@@ -318,7 +345,7 @@ static void put_cols(struct outbuf *ob, const struct gio *io, uint32_t i)
 	int host, tree;
 
 	if (i == GN_NONE) {
-		outbuf_puts(ob, "\t\t\t0\t0\t0\t\t\t\t\t\t\t\t\t\t\t");
+		outbuf_puts(ob, "\t\t\t0\t0\t0\t\t\t\t\t\t\t\t\t\t\t\t");
 		return;
 	}
 	n = graft_at(io->g, i);
@@ -364,6 +391,9 @@ static void put_cols(struct outbuf *ob, const struct gio *io, uint32_t i)
 	outbuf_putc(ob, '\t');
 	if (c->root_order)
 		outbuf_u64(ob, c->root_order);
+	outbuf_putc(ob, '\t');
+	if (n->origin == GO_COPY)
+		put_modules(ob, io, n);
 }
 
 /* ---- the rows of added nodes ---------------------------------------------- */
