@@ -78,6 +78,21 @@ test_expect_success 'tl-timeline and tl-perf read tl-nodes 2' '
 	tl-timeline graft.nodes >tl.out && tl-perf -s ops_summary graft.nodes >ops.out &&
 	grep -q "^aten::mm	" ops.out
 '
+test_expect_success 'tl-idle and tl-coll --extract refuse tl-nodes 2 (they read the trace as recorded)' '
+	test_must_fail tl-idle -o idle graft.nodes 2>err &&
+	grep -q "graft.nodes: an edited tree" err &&
+	test_must_fail tl-coll --extract -o coll pseudo.nodes 2>err &&
+	grep -q "pseudo.nodes: an edited tree" err &&
+	tl-idle -o idle graph.ev && tl-coll --extract -o coll graph.ev
+'
+test_expect_success 'tl-report with pseudo ops and captures: idle/ as the plain report has it' '
+	tl-report --no-coll -o plain eager.json.gz >/dev/null 2>&1 &&
+	tl-report --enable-pseudo-ops -o pseudo eager.json.gz >/dev/null 2>&1 &&
+	diff -r plain/idle pseudo/idle &&
+	tl-report -o gplain graph.json.gz >/dev/null 2>&1 &&
+	tl-report --inference --capture cap -o ginf graph.json.gz >/dev/null 2>&1 &&
+	diff -r gplain/idle ginf/idle
+'
 test_expect_code 2 '--details needs --capture' 'tl-tree --details cap/execution_details.json graph.ev'
 test_expect_code 2 '--capture with a view is a usage error' 'tl-tree --print --capture cap.ev graph.ev'
 test_expect_success 'two traces in one stream are refused' '
