@@ -201,10 +201,11 @@ void capture_set_free(struct capture_set *cs)
 		struct capsrc *c = &cs->c[i];
 		free(c->src);
 		free(c->name);
-		if (c->g)
-			graft_free(c->g);
-		else
+		/* graft_attach hands the tree to the graft; a read that failed
+		 * before it left them apart */
+		if (!c->g || graft_tree(c->g) != c->t)
 			tree_free(c->t);
+		graft_free(c->g);
 		for (size_t k = 0; k < c->nroots; k++) {
 			vfree(&c->roots[k].events);
 			vfree(&c->roots[k].filtered);

@@ -194,7 +194,7 @@ static int inject(struct pseudo_set *ps, struct graft *g, uint32_t kernel, const
 	sp->seqfrom = moe;
 	sp->sequid = sequid;
 	sp->has_ext = 1;
-	sp->ext = kn->corr;
+	sp->ext = graft_at(g, kernel)->corr;	/* graft_add may have moved kn */
 	sp->extra = extra ? xstrdup(extra->ps.buf ? extra->ps.buf : "") : xstrdup("");
 	graft_at(g, p)->parent = orig;
 	if (graft_kid_remove(g, orig, launcher) < 0)

@@ -93,6 +93,12 @@ test_expect_success 'tl-report with pseudo ops and captures: idle/ as the plain 
 	tl-report --inference --capture cap -o ginf graph.json.gz >/dev/null 2>&1 &&
 	diff -r gplain/idle ginf/idle
 '
+test_expect_success 'a capture stream with a bad row is refused, nothing leaked (fuzz-capture crasher)' '
+	python3 -c "import sys; d = open(sys.argv[1], \"rb\").read().split(b\"\\n\\f\\n\"); open(\"c.ev\", \"wb\").write(d[1])" \
+		"$TL_SRC/tests/fuzz/crashers/capture/capture-bad-row-leak" &&
+	test_must_fail tl-tree --capture c.ev graph.ev >out 2>err &&
+	grep -q "c.ev:.*wrong number of fields" err
+'
 test_expect_code 2 '--details needs --capture' 'tl-tree --details cap/execution_details.json graph.ev'
 test_expect_code 2 '--capture with a view is a usage error' 'tl-tree --print --capture cap.ev graph.ev'
 test_expect_success 'two traces in one stream are refused' '
