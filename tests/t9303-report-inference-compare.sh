@@ -64,4 +64,11 @@ test_expect_code 2 '--comparison_capture_folder needs --comparison_json_path' '
 test_expect_success '--disable_coll_analysis is accepted' '
 	tl-report --inference --disable_coll_analysis -o coll "$s/pseudo/trace.json.gz" >path.out 2>report.err
 '
+test_expect_success '-j 2 forwards the inference options (TraceLens spellings), not the trace' '
+	cp "$s/graft/trace.json.gz" g1.json.gz && cp "$s/graft/trace.json.gz" g2.json.gz &&
+	tl-report -j 2 --inference --capture_folder "$s/graft/capture_traces" \
+		--output_csvs_dir jobs g1.json.gz --profile_json_path g2.json.gz >path.out 2>report.err &&
+	tl-report --inference --capture "$s/graft/capture_traces" -o one g1.json.gz >path.out 2>report.err &&
+	diff -r one jobs/g1_perf_report_csvs && diff -r -x report.md one jobs/g2_perf_report_csvs
+'
 test_done
