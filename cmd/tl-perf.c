@@ -15,6 +15,7 @@
 #include "perf_compare.h"
 #include "perf_report.h"
 #include "perf_sheet.h"
+#include "report_info.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -23,7 +24,7 @@ static const char usage[] =
 	"               [--detect-recompute] [--diff-stats FILE] [--extension-file FILE]\n"
 	"               [--group-by-num-kernels] [--group-by-parent-module]\n"
 	"               [--include-call-stack] [--include-first-occurrence-time]\n"
-	"               [--include-overlap-info] [--inference]\n"
+	"               [--include-overlap-info] [--inference] [--info FILE]\n"
 	"               [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
 	"               [--short-kernel-us N] [--topk N] [FILE]";
 
@@ -42,6 +43,7 @@ static const struct option longopts[] = {
 	{ "include-first-occurrence-time", no_argument, NULL, 'F' },
 	{ "include-overlap-info", no_argument, NULL, 'V' },
 	{ "inference", no_argument, NULL, 'I' },
+	{ "info", required_argument, NULL, 'W' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "micro-idle", required_argument, NULL, 'M' },
 	{ "ops", required_argument, NULL, 'D' },
@@ -57,7 +59,7 @@ struct opts {
 	int recompute, num_kernels, call_stack, first_occ, overlap;
 	long bins, topk;
 	double short_us, micro_us;
-	const char *dir, *ops, *arch, *diff_stats;
+	const char *dir, *ops, *arch, *diff_stats, *info;
 	const char **sheets;
 	size_t nsheets;
 	const char **ext;	/* --extension-file tables, in order */
@@ -107,25 +109,47 @@ static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const str
 	return rval;
 }
 
-/* --arch NAME|FILE, or auto: from the trace's deviceProperties name */
-static struct perf_arch *pick_arch(const struct opts *o, const struct tree_nodes *ns, int *bad)
+/*
+ * --arch NAME|FILE, or auto: from the trace's deviceProperties name; *how
+ * says which, for report_info.csv
+ */
+static struct perf_arch *pick_arch(const struct opts *o, const struct tree_nodes *ns, int *bad,
+				   const char **how)
 {
 	struct perf_arch *a = NULL;
 
 	*bad = 0;
+	*how = "none";
 	if (!o->arch)
 		return NULL;
 	if (strcmp(o->arch, "auto")) {
+		*how = "given";
 		if (!(a = perf_arch_load(o->arch)))
 			*bad = 1;
 		return a;
 	}
-	if (ns->device && (a = perf_arch_detect(ns->device)))
+	*how = "auto";
+	if (ns->device && (a = perf_arch_detect(ns->device))) {
 		tl_warn("roofline for '%s' with arch %s (%s)", ns->device, a->name, a->path);
-	else
+	} else {
+		*how = "no match";
 		tl_warn("no arch table for device '%s': no roofline columns (use --arch NAME)",
 			ns->device ? ns->device : "unknown");
+	}
 	return a;
+}
+
+/* --info FILE: report_info.csv */
+static void write_info(const struct opts *o, const struct tree_nodes *ns,
+		       const struct perf_arch *arch, const char *how)
+{
+	struct outbuf *ob;
+
+	if (!o->info)
+		return;
+	ob = outbuf_open_path(o->info);
+	report_info_write(ob, ns, arch, how, o->short_us);
+	outbuf_close(ob);
 }
 
 static void print_name(const char *name)
@@ -141,11 +165,12 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	struct perf_sheet *ps;
 	struct perf_arch *arch;
 	struct perf_compare *cmp = NULL;
+	const char *how;
 	int rval;
 
 	if (!ns)
 		return 1;
-	arch = pick_arch(o, ns, &rval);
+	arch = pick_arch(o, ns, &rval, &how);
 	if (rval) {
 		tree_nodes_free(ns);
 		return 1;
@@ -155,6 +180,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 		tree_nodes_free(ns);
 		return 1;
 	}
+	write_info(o, ns, arch, how);
 	tp = perf_tree_new(ns, db, o->all_gpu);
 	/* TraceLens's add_python_func: the call stack and recompute options */
 	tp->python = tp->python || o->call_stack || o->recompute;
@@ -235,6 +261,7 @@ int main(int argc, char **argv)
 		case 'T': o.call_stack = 1; break;
 		case 'V': o.overlap = 1; break;
 		case 'X': o.diff_stats = optarg; break;
+		case 'W': o.info = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
 		case 'l': list = 1; break;

@@ -129,6 +129,14 @@ if [ -f "$src/scripts/tl-report" ]; then
 	else
 		echo "  (HTA's own time on this trace: TL_BENCH_HTA=1 make bench; README has the figure)"
 	fi
+	# tl-html on the finished folder (tl-report ran it too): its cost, and
+	# the page's size, which must stay under 2 MB whatever the trace's size
+	if [ -x "$BIN/tl-html" ] && [ -d "$tmp/report.d" ]; then
+		t html "$BIN/tl-html" -o "$tmp/report.html" "$tmp/report.d"
+		row "tl-html (report.html)" folder "$(wall html)" "$(cpu html)" "$(rss html)"
+		awk -v b="$(wc -c <"$tmp/report.html")" 'BEGIN { printf "  report.html: %.2f MB (limit 2 MB: %s)\n",
+			b / 1048576, b < 2 * 1048576 ? "ok" : "OVER" }'
+	fi
 else
 	echo "(scripts/tl-report not there: report row skipped)"
 fi
@@ -178,4 +186,4 @@ else
 fi
 echo "targets: tl-cat >= 400 MB/s on .json; <= 1.5 ×zcat on .json.gz; RSS < 64 MB"
 echo "         cat|tree|timeline <= 2 ×zcat, tl-tree RSS < 100 B/event; tl-report <= 3 ×zcat, <= 1 GB RSS in all;"
-echo "         tl-diff <= 3 ×zcat, memory linear in events; tl-coll reduce of 64 ranks < 1 s"
+echo "         tl-diff <= 3 ×zcat, memory linear in events; tl-coll reduce of 64 ranks < 1 s; report.html < 2 MB"
