@@ -45,9 +45,13 @@ void kdetail_summarize(const struct kdent *const *lists, const uint32_t *lens, s
 	for (i = 0; i < s->m; i++) {
 		struct kdstat *k = &s->st[i];
 		size_t cnt = 0;
+		int all_int = 1;
 		for (r = 0; r < nrows; r++)
-			if (lens[r] == s->m && lists[r][i].dur == lists[r][i].dur)
+			if (lens[r] == s->m && lists[r][i].dur == lists[r][i].dur) {
 				d[cnt++] = lists[r][i].dur;
+				all_int &= lists[r][i].dur_int;
+			}
+		k->is_int = all_int && cnt;
 		k->pos = i;
 		k->count = cnt;
 		k->total = np_sum(d, cnt);
@@ -60,6 +64,19 @@ void kdetail_summarize(const struct kdent *const *lists, const uint32_t *lens, s
 	free(d);
 	sort_tmpl = s->tmpl;
 	qsort(s->st, s->m, sizeof(*s->st), cmp_stat);
+}
+
+/* a numpy scalar: np.int64(N) for an int array's sum/min/max, else np.float64 */
+static void add_np(struct pystr *out, double x, int is_int)
+{
+	char num[48];
+
+	if (!is_int) {
+		py_repr_np64(out, x);
+		return;
+	}
+	snprintf(num, sizeof(num), "np.int64(%.0f)", x);
+	pystr_adds(out, num);
 }
 
 static void add_stream(struct pystr *out, const char *stream)
@@ -86,7 +103,7 @@ void kdetail_full(const struct kdsum *s, int with_extra, struct pystr *out)
 		snprintf(num, sizeof(num), ", 'count': %zu", k->count);
 		pystr_adds(out, num);
 		pystr_adds(out, ", 'total_duration_us': ");
-		py_repr_np64(out, k->total);
+		add_np(out, k->total, k->is_int);
 		if (k->count) {
 			pystr_adds(out, ", 'mean_duration_us': ");
 			py_repr_np64(out, k->mean);
@@ -95,9 +112,9 @@ void kdetail_full(const struct kdsum *s, int with_extra, struct pystr *out)
 			pystr_adds(out, ", 'std_dev_duration_us': ");
 			py_repr_np64(out, k->std);
 			pystr_adds(out, ", 'min_duration_us': ");
-			py_repr_np64(out, k->min);
+			add_np(out, k->min, k->is_int);
 			pystr_adds(out, ", 'max_duration_us': ");
-			py_repr_np64(out, k->max);
+			add_np(out, k->max, k->is_int);
 		}
 		pystr_addc(out, '}');
 	}

@@ -17,7 +17,9 @@
  * skipped; per template position the durations of every kept list give
  * count, total (np.sum), mean, median, std (ddof 0), min and max, numpy's
  * results bit for bit; the entries are sorted by (total, name).  An entry
- * whose dur is None (NaN here) adds nothing.
+ * whose dur is None (NaN here) adds nothing.  Where every duration of a
+ * position is an int (a trace writing "dur": 5), total, min and max are
+ * numpy ints and print as such.
  */
 #ifndef TL_PERF_KDETAIL_H
 #define TL_PERF_KDETAIL_H
@@ -31,6 +33,7 @@ struct kdent {
 	const char *name;
 	const char *stream;	/* str() of args.stream, NULL = None */
 	double dur;		/* NaN = None */
+	int dur_int;		/* dur is a Python int (a JSON integer) */
 	const char *extra;	/* ", 'key': value" printed after 'stream', or NULL */
 };
 
@@ -38,6 +41,7 @@ struct kdstat {
 	size_t pos;		/* position in the template list */
 	size_t count;
 	double total, mean, median, std, min, max;
+	int is_int;		/* every duration an int: numpy's int64 sum, min, max */
 };
 
 struct kdsum {

@@ -135,6 +135,7 @@ static struct kdent *kd_of(const struct perf_report *pr, const uint32_t *uids, u
 		e[i].name = nm(pr, uids[i]);
 		e[i].stream = stream_of(pr, uids[i]);
 		e[i].dur = ND(pr, uids[i])->dur;
+		e[i].dur_int = (ND(pr, uids[i])->flags & NF_DUR_INT) != 0;
 	}
 	return e;
 }
@@ -1795,8 +1796,8 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
  * two summary rows print alike, the later one in the sheet.  NULL when no
  * row maps to an LCA: TraceLens then adds no columns.
  */
-static struct lca_meta *unified_compare(struct perf_report *pr, const struct urow *ur,
-					const struct ugroup *ug, size_t ng, const size_t *o)
+static struct lca_meta *unified_compare(struct perf_report *pr, const struct ugroup *ug, size_t ng,
+					const size_t *o)
 {
 	const struct perf_tree *tp = pr->tp;
 	struct pd_groupby *keys = pd_groupby_new();
@@ -1820,7 +1821,6 @@ static struct lca_meta *unified_compare(struct perf_report *pr, const struct uro
 			for (uint32_t x = 0; x < r->ngpu; x++)
 				row_of[r->gpu[x]] = (int32_t)last[kof[g]];
 		}
-	(void)ur;
 	m = perf_compare_rows(pr->compare, row_of, tp->ns->n, ng);
 	for (size_t i = 0; i < ng; i++)
 		any |= m[i].has;
@@ -1949,7 +1949,7 @@ static int write_unified_sheet(struct perf_report *pr, struct sheet *sh, int kl)
 	o = kl ? kl_order(ug, ng, sg) : order_desc(ksum, exuid, ng);
 	total = sorted_total(ksum, o, ng, 1);
 	if (!kl && perf_compare_has_rows(pr->compare))
-		cmp = unified_compare(pr, ur, ug, ng, o);
+		cmp = unified_compare(pr, ug, ng, o);
 	unified_header(pr, &h, kl, rl, cmp != NULL);
 	sheet_header(sh, h.c, h.n);
 	for (i = 0; i < ng; i++)

@@ -162,10 +162,14 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		n->tid = intern(ns, s, col[C_TID]);
 	}
 	if (*ts) {
+		const char *d = stream_field(s, col[C_DUR]);
 		n->flags |= NF_HAS_TS;
 		n->ts = strtod(ts, NULL);
-		n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
+		n->dur = strtod(d, NULL);
 		n->t_end = n->ts + n->dur;
+		if (*d && !strpbrk(d, ".eE") && strcmp(d, "NaN") && strcmp(d, "Infinity") &&
+		    strcmp(d, "-Infinity"))
+			n->flags |= NF_DUR_INT;
 	}
 	if (stream_field_len(s, col[C_DUR]))
 		n->flags |= NF_HAS_DUR;

@@ -42,7 +42,9 @@ enum {
 	NF_ROOT = 8,		/* root column is 1: a cpu_op root */
 	NF_ANNOT = 16,		/* NC_OTHER with "user_annotation" in its cat: keeps
 				 * name, ts, dur (TraceLens apply_annotation) */
-	NF_HAS_DUR = 32		/* dur present (a pseudo op has none) */
+	NF_DUR_INT = 32,	/* dur is a JSON integer (a Python int: numpy sums
+				 * of such durations print as ints) */
+	NF_HAS_DUR = 64		/* dur present (a pseudo op has none) */
 };
 
 struct node {

@@ -5,7 +5,8 @@
 # (accepted, no effect, as in TraceLens), --short_kernel_histogram_bins and
 # --topk_short_kernels, --gpu_arch_json_path (TraceLens's MI300X.json read
 # as it is), --extension-file (the tl table extension.tsv saying what
-# extension.py says to TraceLens), --include_unlinked_kernels and
+# extension.py says to TraceLens; formula.tsv's formula row, formula.py's
+# new model class), --include_unlinked_kernels and
 # --comparison-json-path (diff_stats and the speedup/delta/LCA columns).
 . "$TL_SRC/tests/lib.sh"
 
@@ -44,6 +45,11 @@ test_expect_success '--extension-file: a table of extra ops (a model of a known 
 	report extension --extension-file "$D/extension.tsv" "$B" &&
 	grep -q "^aten::gelu," out-extension/UnaryElementwise.csv &&
 	grep -q "^gather," out-extension/ops_summary_by_category.csv
+'
+test_expect_success '--extension-file: a formula row (expr) is a new model with a sheet of its own' '
+	report formula --extension-file "$D/formula.tsv" "$B" &&
+	test -f out-formula/Gather_fwd.csv &&
+	grep -q "^aten::index_select,141,512,c10::BFloat16," out-formula/Gather_fwd.csv
 '
 test_expect_success 'a TraceLens Python extension is refused with a message' '
 	test_must_fail tl-report -o out-py --extension_file "$D/extension.py" "$B" 2>err &&
