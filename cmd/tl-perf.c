@@ -22,9 +22,10 @@
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
 	"               [--detect-recompute] [--diff-stats FILE] [--extension-file FILE]\n"
-	"               [--group-by-num-kernels] [--include-call-stack]\n"
-	"               [--include-first-occurrence-time] [--include-overlap-info]\n"
-	"               [--info FILE] [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
+	"               [--group-by-num-kernels] [--group-by-parent-module]\n"
+	"               [--include-call-stack] [--include-first-occurrence-time]\n"
+	"               [--include-overlap-info] [--inference] [--info FILE]\n"
+	"               [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
 	"               [--short-kernel-us N] [--topk N] [FILE]\n"
 	"\n"
 	"  -h, --help                 print this help and exit\n"
@@ -38,10 +39,12 @@ static const char usage[] =
 	"      --detect-recompute     tell activation recomputation from the first forward\n"
 	"      --diff-stats FILE      speedup/delta columns from a tl-diff diff_stats.csv\n"
 	"      --extension-file FILE  extra ops and performance models from FILE\n"
-	"      --group-by-num-kernels group unified_perf_summary by the kernels an op launches\n"
+	"      --group-by-num-kernels  group unified_perf_summary by the kernels an op launches\n"
+	"      --group-by-parent-module  group ops_unique_args by call stack and parent nn.Module\n"
 	"      --include-call-stack   the python call stack of each op group\n"
 	"      --include-first-occurrence-time  when each op group first ran\n"
-	"      --include-overlap-info the *_kl_overlap sheets (kernels overlapping others)\n"
+	"      --include-overlap-info  the *_kl_overlap sheets (kernels overlapping others)\n"
+	"      --inference            the sheets of TraceLens's inference report\n"
 	"      --info FILE            also write the facts tl-html opens a report with\n"
 	"      --micro-idle US        idle gaps shorter than US between kernels, counted\n"
 	"      --ops FILE             op categories and models from FILE, not ops.tsv\n"
@@ -57,11 +60,13 @@ static const struct option longopts[] = {
 	{ "diff-stats", required_argument, NULL, 'X' },
 	{ "extension-file", required_argument, NULL, 'E' },
 	{ "group-by-num-kernels", no_argument, NULL, 'N' },
+	{ "group-by-parent-module", no_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "include-call-stack", no_argument, NULL, 'T' },
 	{ "include-first-occurrence-time", no_argument, NULL, 'F' },
 	{ "include-overlap-info", no_argument, NULL, 'V' },
-	{ "info", required_argument, NULL, 'I' },
+	{ "inference", no_argument, NULL, 'I' },
+	{ "info", required_argument, NULL, 'W' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "micro-idle", required_argument, NULL, 'M' },
 	{ "ops", required_argument, NULL, 'D' },
@@ -73,7 +78,7 @@ static const struct option longopts[] = {
 };
 
 struct opts {
-	int all_gpu, csv;
+	int all_gpu, csv, inference, parent_module;
 	int recompute, num_kernels, call_stack, first_occ, overlap;
 	long bins, topk;
 	double short_us, micro_us;
@@ -201,7 +206,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	write_info(o, ns, arch, how);
 	tp = perf_tree_new(ns, db, o->all_gpu);
 	/* TraceLens's add_python_func: the call stack and recompute options */
-	tp->python = o->call_stack || o->recompute;
+	tp->python = tp->python || o->call_stack || o->recompute;
 	if (o->recompute)
 		perf_tree_recompute(tp);
 	if (o->overlap)
@@ -210,6 +215,8 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	pr->short_us = o->short_us;
 	pr->bins = (int)o->bins;
 	pr->topk = o->topk;
+	pr->inference = o->inference;
+	pr->parent_module = o->parent_module;
 	pr->micro_us = o->micro_us;
 	pr->num_kernels = o->num_kernels;
 	pr->call_stack = o->call_stack;
@@ -263,6 +270,8 @@ int main(int argc, char **argv)
 		case 'a': o.arch = optarg; break;
 		case 'B': o.bins = tl_opt_long("--bins", optarg); break;
 		case 'C': o.csv = 1; break;
+		case 'I': o.inference = 1; break;
+		case 'P': o.parent_module = 1; break;
 		case 'D': o.ops = optarg; break;
 		case 'E':
 			xgrow((void **)&o.ext, &ealloc, o.next + 1, sizeof(*o.ext));
@@ -275,7 +284,7 @@ int main(int argc, char **argv)
 		case 'T': o.call_stack = 1; break;
 		case 'V': o.overlap = 1; break;
 		case 'X': o.diff_stats = optarg; break;
-		case 'I': o.info = optarg; break;
+		case 'W': o.info = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
 		case 'l': list = 1; break;

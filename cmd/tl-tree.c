@@ -12,6 +12,7 @@
 #include "outbuf.h"
 #include "stream.h"
 #include "tree.h"
+#include "tree_graft_io.h"
 #include "tree_io.h"
 #include "tree_view.h"
 #include "xalloc.h"
@@ -19,6 +20,7 @@
 
 static const char usage[] =
 	"usage: tl-tree [-v] [--python] [FILE]\n"
+	"       tl-tree [-v] [--python] [--capture FILE [--details FILE]] [--pseudo-ops] [FILE]\n"
 	"       tl-tree --print [--root UID | --ext EXT_ID,PID,TID] [--depth N]\n"
 	"               [--prune-non-gpu] [--src N] [--python] [FILE]\n"
 	"       tl-tree --up UID | --node UID [--src N] [--python] [FILE]\n"
@@ -33,15 +35,18 @@ static const char usage[] =
 	"      --prune-non-gpu    --print: leave out children that cause no GPU work\n"
 	"      --up UID           print the chain from this node up to its root\n"
 	"      --node UID         print one node's fields\n"
-	"      --src N            the source the views are about (default: the first)";
+	"      --src N            the source the views are about (default: the first)\n"
+	"      --capture FILE     merge the graph-capture traces of this event stream\n"
+	"      --details FILE     the captures' execution_details.json\n"
+	"      --pseudo-ops       add TraceLens's pseudo ops (a tl-nodes 2 stream)";
 
 enum mode { M_NODES, M_PRINT, M_UP, M_NODE };
 
 struct opts {
 	enum mode mode;
-	int python, verbose, prune;
+	int python, verbose, prune, pseudo;
 	long depth;
-	const char *root, *ext, *src, *uid;
+	const char *root, *ext, *src, *uid, *capture, *details;
 };
 
 static uint32_t find_uid(const struct tree *t, const char *arg, const char *name)
@@ -135,12 +140,15 @@ static void set_mode(struct opts *o, enum mode m, const char *uid)
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		{ "capture", required_argument, NULL, 'c' },
 		{ "depth", required_argument, NULL, 'd' },
+		{ "details", required_argument, NULL, 'D' },
 		{ "ext", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "prune-non-gpu", no_argument, NULL, 'P' },
+		{ "pseudo-ops", no_argument, NULL, 'S' },
 		{ "python", no_argument, NULL, 'y' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "src", required_argument, NULL, 's' },
@@ -151,11 +159,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 
 	while ((c = tl_getopt(argc, argv, "hv", longopts, usage)) != -1) {
 		switch (c) {
+		case 'c': o->capture = optarg; break;
 		case 'd': o->depth = tl_opt_long("--depth", optarg); break;
+		case 'D': o->details = optarg; break;
 		case 'e': o->ext = optarg; break;
 		case 'n': set_mode(o, M_NODE, optarg); break;
 		case 'p': set_mode(o, M_PRINT, NULL); break;
 		case 'P': o->prune = 1; break;
+		case 'S': o->pseudo = 1; break;
 		case 'y': o->python = 1; break;
 		case 'r': o->root = optarg; break;
 		case 's': o->src = optarg; break;
@@ -165,13 +176,17 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (argc - optind > 1 || (o->root && o->ext) ||
-	    (o->mode != M_PRINT && (o->root || o->ext || o->prune || o->depth >= 0)))
+	    (o->mode != M_PRINT && (o->root || o->ext || o->prune || o->depth >= 0)) ||
+	    (o->mode != M_NODES && (o->capture || o->pseudo)) || (o->details && !o->capture))
 		tl_usage(usage, TL_EXIT_USAGE);
+	/* TraceLens builds graph-replay trees with python frames to merge them */
+	if (o->capture)
+		o->python = 1;
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = { M_NODES, 0, 0, 0, -1, NULL, NULL, NULL, NULL };
+	struct opts o = { M_NODES, 0, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct stream *s;
 	const char *path;
 	int rval;
@@ -182,8 +197,15 @@ int main(int argc, char **argv)
 	s = stream_open(path, "events");
 	if (!s)
 		return TL_EXIT_BAD;
-	rval = o.mode == M_NODES ? tree_io_write_nodes(s, path, o.python ? TREE_PYTHON : 0, o.verbose) :
-				     views(s, &o);
+	if (o.mode == M_NODES && (o.capture || o.pseudo)) {
+		struct graft_opts go = { o.python ? TREE_PYTHON : 0, o.capture, o.details,
+					 o.pseudo, o.verbose };
+		rval = tree_graft_write(s, path, &go);
+	} else {
+		rval = o.mode == M_NODES ? tree_io_write_nodes(s, path, o.python ? TREE_PYTHON : 0,
+								o.verbose) :
+					   views(s, &o);
+	}
 	stream_close(s);
 	return rval ? TL_EXIT_BAD : TL_EXIT_OK;
 }

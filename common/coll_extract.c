@@ -247,6 +247,16 @@ int coll_extract(struct coll_rank *r, const char *path, long rank_opt)
 	json_init(&x.j);
 	if (!(x.s = stream_open(path, "events,nodes")))
 		return -1;
+	/* tl-nodes 2 adds copies of capture-trace events: TraceLens's
+	 * collective analysis reads the trace as recorded */
+	if (stream_col(x.s, "graft") >= 0) {
+		tl_warn("%s: an edited tree (tl-nodes 2, tl-tree --capture or --pseudo-ops): "
+			"give tl-coll the event stream or tl-tree's plain node stream",
+			stream_name(x.s));
+		stream_close(x.s);
+		json_release(&x.j);
+		return -1;
+	}
 	r->path = xstrdup(stream_name(x.s));
 	rc = scan(&x);
 	if (x.no_time)

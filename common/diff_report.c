@@ -96,12 +96,54 @@ static size_t strip_index(const char *s, size_t n)
 	return k < n && k > 0 && s[k - 1] == '_' ? k - 1 : n;
 }
 
+/* A stack a tl-nodes 2 stream fixes: the frames of a capture copy as its
+ * capture trace had them ("a;b", "root"), or none (pseudo ops) */
+static int fixed_stack(struct diff_report *td, const struct tree_read *t, uint32_t uid,
+		       struct cpuinfo *ci)
+{
+	const char *fx, *p, *last;
+	size_t len = 0, n;
+	char *s;
+
+	switch (tree_read_modules(t, uid, &fx)) {
+	case 2:
+		ci->stack = xstrdup("");
+		ci->parent = intern(td, "");
+		return 1;
+	case 1:
+		break;
+	default:
+		return 0;
+	}
+	s = xmalloc(strlen(fx) + 1);
+	last = fx;
+	for (p = fx;; p++) {
+		if (*p && *p != ';')
+			continue;
+		n = strip_index(last, (size_t)(p - last));
+		if (len)
+			s[len++] = ';';
+		tl_memcpy(s + len, last, n);
+		len += n;
+		s[len] = '\0';
+		if (!*p)
+			break;
+		last = p + 1;
+	}
+	ci->stack = s;
+	ci->parent = strpool_intern(SP(td), last, strip_index(last, strlen(last)));
+	return 1;
+}
+
 static void build_stack(struct diff_report *td, int side, uint32_t uid, struct cpuinfo *ci)
 {
 	const struct tree_read *t = td->tm->t[side];
 	uint32_t *anc = NULL, top;
 	size_t na = 0, aa = 0, len = 0, alloc = 0;
 	char *s = NULL;
+
+	if (fixed_stack(td, t, uid, ci))
+		return;
 
 	for (uint32_t p = t->n[uid].oparent; p != NT_NONE; p = t->n[p].oparent) {
 		const char *nm = strpool_str(t->sp, t->n[p].name);

@@ -406,6 +406,14 @@ static int directive(struct idle_set *set, struct stream *s, struct reading **rd
 
 static int find_cols(struct stream *s, struct cols *c)
 {
+	/* tl-nodes 2 adds rows and relinks kernels: HTA reads the trace as
+	 * recorded */
+	if (stream_col(s, "graft") >= 0) {
+		tl_warn("%s: an edited tree (tl-nodes 2, tl-tree --capture or --pseudo-ops): "
+			"give tl-idle the event stream or tl-tree's plain node stream",
+			stream_name(s));
+		return -1;
+	}
 	c->uid = stream_col(s, "uid");
 	c->src = stream_col(s, "src");
 	c->cat = stream_col(s, "cat");

@@ -76,6 +76,24 @@ int perf_annidx_applies(const char *name)
 	return name && !strncmp(name, pre, sizeof(pre) - 1);
 }
 
+int perf_annidx_applies_inference(const char *name)
+{
+	static const char *const pre[] = {
+		"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
+		"pseudo_mla_decode_fwd", "pseudo_mla_prefill_fwd", "vllm::gdn_attention_core",
+		"aiter::fmha_v3_varlen_fwd", "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
+		"sglang_profiler::attention_paged_attention_ragged", "aiter::mha_batch_prefill",
+		"aiter::pa_decode_gluon", "aiter::v4_attention_with_output",
+		"pseudo_v4_paged_decode_swa", "pseudo_v4_paged_decode_csa",
+		"pseudo_v4_paged_decode_hca",
+	};
+
+	for (size_t i = 0; name && i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(name, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
 const char *perf_annidx_lookup(const struct perf_annidx *ax, const struct node *e)
 {
 	size_t lo = 0, hi = ax->n, k;

@@ -21,6 +21,9 @@ void perf_annidx_free(struct perf_annidx *ax);
 /* 1 for the ops the standard report annotates (names starting with
  * "vllm::unified_attention_with_output", GPR:457-459) */
 int perf_annidx_applies(const char *name);
+/* the same for the inference report's longer list (GPRI:588-606):
+ * vLLM, aiter, MLA and DeepSeek-V4 pseudo ops, SGLang attention */
+int perf_annidx_applies_inference(const char *name);
 /* the enclosing annotation's name, or "NA" */
 const char *perf_annidx_lookup(const struct perf_annidx *ax, const struct node *e);
 

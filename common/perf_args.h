@@ -24,7 +24,10 @@ struct pm_val {
 	char *repr;		/* Python repr with lists as tuples: "(1, 2)" */
 };
 
+struct json_value;
+
 struct pm_in {
+	struct json_value *args;	/* pm_args.args parsed, or NULL */
 	struct pm_val *dims, *strides;
 	int ndims, nstrides;
 	int has_strides;	/* "Input Strides" present at all */
@@ -61,6 +64,8 @@ const char *pm_C(struct pm_ctx *c, int i);
 /* repr of tuple(S[i]); "None" if the op has no "Input Strides" at all. */
 const char *pm_S(struct pm_ctx *c, int i);
 double pm_nel(const struct pm_val *v);
+/* args[key] (the other args), or NULL when absent (KeyError). */
+const struct json_value *pm_arg(struct pm_ctx *c, const char *key);
 
 /* Options: integer (def if absent), string copy into buf (NULL if absent). */
 long pm_opt_int(struct pm_ctx *c, const char *key, long def);

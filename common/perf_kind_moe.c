@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_value.h"
 #include "perf_dtype.h"
 #include "perf_args.h"
 #include "banned.h"
@@ -330,6 +331,122 @@ static const struct {
 	{ "moe_flydsl_stage2", layout_fused1, 'd' },
 };
 
+/* An injected argument as an int (a bool counts, as in Python); fails
+ * with KeyError when absent. */
+static int64_t arg_int(struct pm_ctx *c, const char *key)
+{
+	const struct json_value *v = pm_arg(c, key);
+
+	if (!v)
+		return pm_fail(c, PM_FAIL, "pseudo-op argument missing (KeyError)");
+	if (v->type == JV_TRUE || v->type == JV_FALSE)
+		return v->type == JV_TRUE;
+	if (v->type != JV_INT)
+		return pm_fail(c, PM_FAIL, "pseudo-op argument is not an integer");
+	return (int64_t)v->num;
+}
+
+/* Python truthiness of an injected flag; def when absent (args.get) */
+static int arg_flag(struct pm_ctx *c, const char *key, int def, int required)
+{
+	const struct json_value *v = pm_arg(c, key);
+
+	if (!v) {
+		if (required)
+			pm_fail(c, PM_FAIL, "pseudo-op argument missing (KeyError)");
+		return def;
+	}
+	switch (v->type) {
+	case JV_NULL: case JV_FALSE: return 0;
+	case JV_TRUE: return 1;
+	case JV_INT: case JV_FLOAT: return v->num != 0;
+	case JV_STR: return v->len > 0;
+	default: return v->n > 0;
+	}
+}
+
+/*
+ * moe_triton_unfused_up/down (GPT-OSS): tokens and hidden from D0, experts
+ * from D1[1], inter = hidden, topk and gated from the pseudo op's
+ * "MoE topk" and "MoE GEMM gated", the weight dtype from the first
+ * kernel's name (mxfp4/fp4 → FP4, fp8/e4m3 → FP8).
+ */
+static void moe_triton_unfused(struct pm_ctx *c, int stage)
+{
+	struct moe m = { 0 };
+	const char *k0;
+
+	if (c->in.ndims < 2)
+		return (void)pm_fail(c, PM_FAIL, "expected at least 2 Input Dims for unfused MoE");
+	m.M = pm_Dj(c, 0, 0);
+	m.K = pm_Dj(c, 0, 1);
+	m.E = pm_Dj(c, 1, 1);
+	m.topk = arg_int(c, "MoE topk");
+	m.gated = arg_flag(c, "MoE GEMM gated", 0, 1);
+	m.has_gated = 1;
+	m.N = m.K;
+	if (!c->nkernels)
+		return (void)pm_fail(c, PM_FAIL, "kernel details not found in event");
+	k0 = c->kernels[0];
+	m.tw = strcasestr(k0, "mxfp4") || strcasestr(k0, "fp4") ? "FP4" :
+	       strcasestr(k0, "fp8") || strcasestr(k0, "e4m3") ? "FP8" : NULL;
+	if (c->in.ntypes < 2)
+		return (void)pm_fail(c, PM_FAIL, "expected at least 2 Input types");
+	m.ti = c->in.types[0];
+	if (pm_failed(c))
+		return;
+	moe_params(c, &m);
+	m.bi = moe_bpe(m.ti, -1);
+	m.bw = moe_bpe(m.tw, -1);
+	if (m.bi < 0 || m.bw < 0)
+		return (void)pm_fail(c, PM_FAIL, "unknown input or weight dtype");
+	m.bo = m.bi;
+	moe_metrics(c, &m, stage);
+	pm_spec(c, "matrix", perf_dtype_precision(m.tw));
+}
+
+/*
+ * moe_gptq_awq_up/down (vllm::outplace_fused_experts): INT4 weights packed
+ * two per byte; up: E and gate+up rows from D1, inter = rows // 2 when
+ * gated; down: E and packed inter from D2.
+ */
+static void moe_gptq_awq(struct pm_ctx *c, int stage)
+{
+	struct moe m = { 0 };
+
+	m.M = pm_Dj(c, 0, 0);
+	m.K = pm_Dj(c, 0, 1);
+	if (stage == 'u') {
+		int64_t rows;
+		m.E = pm_Dj(c, 1, 0);
+		rows = pm_Dj(c, 1, 1);
+		m.topk = arg_int(c, "MoE topk");
+		m.gated = arg_flag(c, "MoE GEMM gated", 1, 0);
+		m.has_gated = 1;
+		m.N = m.gated ? floordiv(c, rows, 2) : rows;
+	} else {
+		m.E = pm_Dj(c, 2, 0);
+		m.N = mul(c, pm_Dj(c, 2, 2), 2);
+		m.topk = arg_int(c, "MoE topk");
+	}
+	m.ti = c->in.ntypes ? c->in.types[0] : "BFloat16";
+	if (pm_failed(c))
+		return;
+	pm_p_int(c, "num_tokens", m.M);
+	pm_p_int(c, "hidden_dim", m.K);
+	pm_p_int(c, "inter_dim", m.N);
+	pm_p_int(c, "num_experts", m.E);
+	pm_p_int(c, "topk", m.topk);
+	if (m.has_gated)
+		pm_p_bool(c, "gated", m.gated);
+	pm_p_str(c, "input_dtype", m.ti);
+	m.bi = moe_bpe(m.ti, 2);
+	m.bw = 0.5;
+	m.bo = m.bi;
+	moe_metrics(c, &m, stage);
+	pm_spec(c, "matrix", perf_dtype_precision(m.ti));
+}
+
 void pmk_moe(struct pm_ctx *c)
 {
 	char cls[64];
@@ -342,6 +459,10 @@ void pmk_moe(struct pm_ctx *c)
 		return (void)pm_fail(c, PM_NOMODEL, "MoE model without class=");
 	if (is(cls, "moe_triton_invoke_grouped_gemm"))
 		return moe_triton_invoke(c);
+	if (is(cls, "moe_triton_unfused_up") || is(cls, "moe_triton_unfused_down"))
+		return moe_triton_unfused(c, is(cls, "moe_triton_unfused_up") ? 'u' : 'd');
+	if (is(cls, "moe_gptq_awq_up") || is(cls, "moe_gptq_awq_down"))
+		return moe_gptq_awq(c, is(cls, "moe_gptq_awq_up") ? 'u' : 'd');
 	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
 		if (strcmp(classes[i].cls, cls))
 			continue;
@@ -358,8 +479,5 @@ void pmk_moe(struct pm_ctx *c)
 		pm_spec(c, "matrix", prec);
 		return;
 	}
-	/* triton unfused up/down and GPTQ/AWQ read topk and gated from
-	 * "MoE topk"/"MoE GEMM gated", args only TraceLens's pseudo-op
-	 * injection adds; a plain trace and tl's event stream lack them */
-	pm_fail(c, PM_NOMODEL, "MoE model needs pseudo-op arguments, not implemented in tl");
+	pm_fail(c, PM_NOMODEL, "MoE class not implemented in tl");
 }

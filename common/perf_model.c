@@ -7,6 +7,7 @@
 #include "json.h"
 #include "perf_ops.h"
 #include "perf_model.h"
+#include "json_value.h"
 #include "perf_args.h"
 #include "py_fmt.h"
 #include "py_repr.h"
@@ -163,6 +164,8 @@ int pm_parse(struct pm_ctx *c, const struct pm_args *a)
 
 	memset(in, 0, sizeof(*in));
 	in->has_strides = a->strides && *a->strides;
+	if (a->args && *a->args && !(in->args = json_value_parse(a->args, strlen(a->args))))
+		return -1;
 	if (parse_vals(a->dims, &in->dims, &in->ndims) < 0 ||
 	    parse_vals(a->strides, &in->strides, &in->nstrides) < 0 ||
 	    parse_strs(a->types, &in->types, &in->ntypes) < 0 ||
@@ -193,10 +196,16 @@ void pm_in_release(struct pm_in *in)
 	free_vals(in->strides, in->nstrides);
 	free_strs(in->types, in->ntypes);
 	free_strs(in->conc, in->nconc);
+	json_value_free(in->args);
 	memset(in, 0, sizeof(*in));
 }
 
 /* ---- accessors ------------------------------------------------------- */
+
+const struct json_value *pm_arg(struct pm_ctx *c, const char *key)
+{
+	return json_value_get(c->in.args, key);
+}
 
 static const struct pm_val empty_val = { 1, 0, NULL, (char *)"()" };
 

@@ -34,6 +34,9 @@ struct pm_args {
 	/* the op's own name, where the row matched a prefix (triton_poi_*);
 	 * NULL: the ops.tsv name */
 	const char *opname;
+	/* the rest of the op's args (compact JSON object, tl-stream(5) column
+	 * args), where a model reads one: pseudo ops' "MoE topk"; NULL: none */
+	const char *args;
 };
 
 enum pm_status {

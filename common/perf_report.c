@@ -5,6 +5,7 @@
 
 #include "pd_groupby.h"
 #include "np_stat.h"
+#include "perf_callstack.h"
 #include "perf_compare.h"
 #include "perf_kdetail.h"
 #include "perf_report.h"
@@ -43,6 +44,12 @@ void perf_report_free(struct perf_report *pr)
 	for (size_t i = 0; i < pr->nrepr; i++)
 		free(pr->repr[i]);
 	free(pr->repr);
+	for (size_t i = 0; pr->cstack && i < pr->tp->nlaunch; i++) {
+		free(pr->cstack[i]);
+		free(pr->pmodule[i]);
+	}
+	free(pr->cstack);
+	free(pr->pmodule);
 	free(pr);
 }
 
@@ -407,6 +414,193 @@ static int write_ops_by_category(struct perf_report *pr, struct sheet *sh)
 	return 0;
 }
 
+/* ---- the inference report's *_module sheets ---------------------------- */
+
+/* call_stack and parent_module of launcher li (get_df_kernel_launchers with
+ * include_call_stack, which --group_by_parent_module turns on) */
+static void launcher_stack(struct perf_report *pr, size_t li)
+{
+	struct pystr cs = { 0 }, pm = { 0 };
+
+	if (!pr->cstack) {
+		pr->cstack = xcalloc(pr->tp->nlaunch + 1, sizeof(*pr->cstack));
+		pr->pmodule = xcalloc(pr->tp->nlaunch + 1, sizeof(*pr->pmodule));
+	}
+	if (pr->cstack[li])
+		return;
+	perf_callstack(pr->tp, pr->tp->launch[li].uid, &cs, &pm);
+	pr->cstack[li] = cs.buf;
+	pr->pmodule[li] = pm.buf ? pm.buf : xstrdup("");
+}
+
+static const char *parent_module(struct perf_report *pr, size_t li)
+{
+	launcher_stack(pr, li);
+	return pr->pmodule[li];
+}
+
+static const char *call_stack(struct perf_report *pr, size_t li)
+{
+	launcher_stack(pr, li);
+	return pr->cstack[li];
+}
+
+/* pandas' groupby sum: Kahan-compensated, rows in order */
+static void kahan_add(double *sum, double *comp, double v)
+{
+	double y = v - *comp, t = *sum + y;
+
+	*comp = (t - *sum) - y;
+	*sum = t;
+}
+
+/* groupby(["name"/"op category"(, "parent_module")]) with pandas' sorted keys */
+static struct pd_groupby *module_groups(struct perf_report *pr, int by_category)
+{
+	struct pd_groupby *g = pd_groupby_new();
+	struct pystr k = { 0 };
+
+	for (size_t i = 0; i < pr->tp->nlaunch; i++) {
+		pystr_reset(&k);
+		key_add(&k, by_category ? pr->tp->launch[i].category : nm(pr, pr->tp->launch[i].uid));
+		if (pr->parent_module)
+			key_add(&k, parent_module(pr, i));
+		pd_groupby_add(g, k.buf, k.len, i);
+	}
+	pystr_release(&k);
+	return g;
+}
+
+/* the categories of a group as TraceLens prints set → sorted list */
+static void categories_cell(struct perf_report *pr, struct sheet *sh, const size_t *rows, size_t n)
+{
+	struct pd_groupby *cats = pd_groupby_new();
+	struct pystr ps = { 0 };
+	size_t *co;
+
+	for (size_t j = 0; j < n; j++)
+		pd_groupby_add(cats, pr->tp->launch[rows[j]].category,
+			       strlen(pr->tp->launch[rows[j]].category), j);
+	co = pd_groupby_sorted(cats);
+	pystr_addc(&ps, '[');
+	for (size_t j = 0; j < pd_groupby_count(cats); j++) {
+		const char *c = pd_groupby_key(cats, co[j]);
+		if (j)
+			pystr_adds(&ps, ", ");
+		py_repr_str(&ps, c, strlen(c));
+	}
+	pystr_addc(&ps, ']');
+	sheet_strn(sh, ps.buf, ps.len);
+	pystr_release(&ps);
+	free(co);
+	pd_groupby_free(cats);
+}
+
+/* get_df_kernel_launchers_summary_module */
+static int write_ops_summary_module(struct perf_report *pr, struct sheet *sh)
+{
+	const char *cols[11];
+	const struct perf_tree *tp = pr->tp;
+	struct pd_groupby *g = module_groups(pr, 0);
+	size_t ng = pd_groupby_count(g), *keyorder = pd_groupby_sorted(g), *o, i, j, n, nc = 0;
+	double *dsum = xcalloc(ng + 1, sizeof(*dsum)), *ssum = xcalloc(ng + 1, sizeof(*ssum));
+	double total = 0, cum = 0;
+
+	cols[nc++] = "name";
+	if (pr->parent_module)
+		cols[nc++] = "parent_module";
+	cols[nc++] = "total_direct_kernel_time_sum";
+	cols[nc++] = "total_subtree_kernel_time_sum";
+	cols[nc++] = "total_subtree_kernel_time_count";
+	cols[nc++] = "total_direct_kernel_time_ms";
+	cols[nc++] = "Count";
+	cols[nc++] = "Categories";
+	if (pr->parent_module)
+		cols[nc++] = "call_stack_first";
+	cols[nc++] = "Percentage (%)";
+	cols[nc++] = "Cumulative Percentage (%)";
+	for (i = 0; i < ng; i++) {
+		const size_t *rows = pd_groupby_rows(g, keyorder[i], &n);
+		double dc = 0, sc = 0;
+		for (j = 0; j < n; j++) {
+			kahan_add(&dsum[i], &dc, tp->launch[rows[j]].direct_us);
+			kahan_add(&ssum[i], &sc, tp->launch[rows[j]].subtree_us);
+		}
+		total += dsum[i] / 1000;
+	}
+	o = order_desc(dsum, NULL, ng);
+	sheet_header(sh, cols, nc);
+	for (i = 0; i < ng; i++) {
+		size_t gi = keyorder[o[i]];
+		const size_t *rows = pd_groupby_rows(g, gi, &n);
+		sheet_str(sh, nm(pr, tp->launch[rows[0]].uid));
+		if (pr->parent_module)
+			sheet_str(sh, parent_module(pr, rows[0]));
+		sheet_float(sh, dsum[o[i]]);
+		sheet_float(sh, ssum[o[i]]);
+		sheet_int(sh, (int64_t)n);
+		sheet_float(sh, dsum[o[i]] / 1000);
+		sheet_int(sh, (int64_t)n);
+		categories_cell(pr, sh, rows, n);
+		if (pr->parent_module)
+			sheet_str(sh, call_stack(pr, rows[0]));
+		percent_cells(sh, dsum[o[i]] / 1000, total, &cum);
+		sheet_endrow(sh);
+	}
+	free(o);
+	free(dsum);
+	free(ssum);
+	free(keyorder);
+	pd_groupby_free(g);
+	return 0;
+}
+
+/* get_df_kernel_launchers_summary_by_category_module */
+static int write_ops_by_category_module(struct perf_report *pr, struct sheet *sh)
+{
+	const char *cols[7];
+	const struct perf_tree *tp = pr->tp;
+	struct pd_groupby *g = module_groups(pr, 1);
+	size_t ng = pd_groupby_count(g), *keyorder = pd_groupby_sorted(g), *o, i, j, n, nc = 0;
+	double *dsum = xcalloc(ng + 1, sizeof(*dsum)), total = 0, cum = 0;
+
+	cols[nc++] = "op category";
+	if (pr->parent_module)
+		cols[nc++] = "parent_module";
+	cols[nc++] = "Count";
+	if (pr->parent_module)
+		cols[nc++] = "call_stack_first";
+	cols[nc++] = "total_direct_kernel_time_ms";
+	cols[nc++] = "Percentage (%)";
+	cols[nc++] = "Cumulative Percentage (%)";
+	for (i = 0; i < ng; i++) {
+		const size_t *rows = pd_groupby_rows(g, keyorder[i], &n);
+		double dc = 0;
+		for (j = 0; j < n; j++)
+			kahan_add(&dsum[i], &dc, tp->launch[rows[j]].direct_us);
+		total += dsum[i] / 1000;
+	}
+	o = order_desc(dsum, NULL, ng);
+	sheet_header(sh, cols, nc);
+	for (i = 0; i < ng; i++) {
+		const size_t *rows = pd_groupby_rows(g, keyorder[o[i]], &n);
+		sheet_str(sh, tp->launch[rows[0]].category);
+		if (pr->parent_module)
+			sheet_str(sh, parent_module(pr, rows[0]));
+		sheet_int(sh, (int64_t)n);
+		if (pr->parent_module)
+			sheet_str(sh, call_stack(pr, rows[0]));
+		sheet_float(sh, dsum[o[i]] / 1000);
+		percent_cells(sh, dsum[o[i]] / 1000, total, &cum);
+		sheet_endrow(sh);
+	}
+	free(o);
+	free(dsum);
+	free(keyorder);
+	pd_groupby_free(g);
+	return 0;
+}
+
 /* ---- ops_unique_args (§4.5) ------------------------------------------ */
 
 /* The grouping columns TraceLens shares between ops_unique_args and unified
@@ -431,9 +625,11 @@ static void group_key(struct perf_report *pr, uint32_t uid, const char *name,
 	key_add(k, arg_repr(pr, n->concrete));
 }
 
-/* grouping columns' "first" values: the first non-missing arg of the group */
+/* grouping columns' "first" values: the first non-missing arg of the group;
+ * pmod: the parent_module column, NULL for none */
 static void group_cells(struct perf_report *pr, struct sheet *sh, const char *name,
-			const char *cat, const char *const *ovl, const uint32_t *uids, size_t n)
+			const char *cat, const char *const *ovl, const char *pmod,
+			const uint32_t *uids, size_t n)
 {
 	const struct node *f = ND(pr, uids[0]);
 
@@ -441,6 +637,8 @@ static void group_cells(struct perf_report *pr, struct sheet *sh, const char *na
 	if (ovl)
 		cell_opt(sh, *ovl);
 	sheet_str(sh, cat);
+	if (pmod)
+		sheet_str(sh, pmod);
 	sheet_str(sh, tree_nodes_process_name(NS(pr), f));
 	sheet_str(sh, tree_nodes_process_label(NS(pr), f));
 	sheet_str(sh, tree_nodes_thread_name(NS(pr), f));
@@ -481,8 +679,11 @@ static void unique_args_header(const struct perf_report *pr, struct cols *h, int
 	col(h, "name");
 	if (kl)
 		col(h, "overlapping_kernel_names");
-	for (size_t i = 0; i < 8; i++)
+	for (size_t i = 0; i < 8; i++) {
 		col(h, args[i]);
+		if (i == 0 && pr->parent_module)
+			col(h, "parent_module");
+	}
 	if (pr->num_kernels)
 		col(h, "num_kernels");
 	if (pr->tp->rc)
@@ -493,6 +694,8 @@ static void unique_args_header(const struct perf_report *pr, struct cols *h, int
 	for (size_t i = 0; i < 12; i++)
 		col(h, pairs[i]);
 	col(h, "ex_UID");
+	if (pr->parent_module)
+		col(h, "call_stack");
 	col(h, "kernel_details_summary");
 	col(h, "trunc_kernel_details");
 	if (kl) {
@@ -639,7 +842,7 @@ static void unique_args_row(struct perf_report *pr, struct sheet *sh, const size
 	aggregate(dv, n, &da);
 	aggregate(sv, n, &sa);
 	group_cells(pr, sh, nm(pr, L0->uid), L0->category, kl ? (const char *const *)&ov0->names : NULL,
-		    uids, n);
+		    pr->parent_module ? parent_module(pr, rows[0]) : NULL, uids, n);
 	if (pr->num_kernels)
 		sheet_int(sh, L0->nkern);
 	if (tp->rc)
@@ -649,6 +852,8 @@ static void unique_args_row(struct perf_report *pr, struct sheet *sh, const size
 		sheet_float(sh, tsmin - ts0);
 	agg_pair_cells(sh, &da, &sa);
 	sheet_int(sh, L0->uid);
+	if (pr->parent_module)
+		sheet_str(sh, call_stack(pr, rows[0]));
 	kernel_summary_cells(pr, lists, lens, n, &full, &trunc);
 	sheet_strn(sh, full.buf, full.len);
 	sheet_strn(sh, trunc.buf ? trunc.buf : "", trunc.len);
@@ -681,6 +886,8 @@ static int write_unique_args(struct perf_report *pr, struct sheet *sh, int kl)
 		const char *ovs = ov->names ? ov->names : "None";
 		char num[24];
 		group_key(pr, L->uid, nm(pr, L->uid), L->category, kl ? &ovs : NULL, &k);
+		if (pr->parent_module)
+			key_add(&k, parent_module(pr, i));
 		if (pr->num_kernels) {
 			snprintf(num, sizeof(num), "%u", L->nkern);
 			key_add(&k, num);
@@ -1518,7 +1725,8 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 
 	for (j = 0; j < n; j++) {
 		const struct urow *u = ug->rows[j];
-		dur[j] = ND(pr, u->r->uid)->dur;
+		/* duration_us is event.get("dur"): None (NaN) for a pseudo op */
+		dur[j] = ND(pr, u->r->uid)->flags & NF_HAS_DUR ? ND(pr, u->r->uid)->dur : NAN;
 		kt[j] = row_kt(u);
 		uids[j] = u->r->uid;
 		ov[j] = u->ov;
@@ -1527,13 +1735,13 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 		if (!params && u->pc.perf_params)
 			params = u->pc.perf_params;
 	}
-	aggregate(dur, n, &da);
+	agg_nan(dur, n, &da);
 	aggregate(kt, n, &ka);
 	for (j = 0; j < n; j++) v[j] = ug->rows[j]->pc.has ? ug->rows[j]->pc.tbps : NAN;
 	agg_nan(v, n, &tb);
 	for (j = 0; j < n; j++) v[j] = ug->rows[j]->pc.has ? ug->rows[j]->pc.tflops : NAN;
 	agg_nan(v, n, &tf);
-	group_cells(pr, sh, r0->name, r0->category, ovl, uids, n);
+	group_cells(pr, sh, r0->name, r0->category, ovl, NULL, uids, n);
 	if (pr->tp->rc)
 		sheet_bool(sh, rc_of(pr, r0->uid));
 	sheet_int(sh, r0->row_uid);
@@ -1862,6 +2070,10 @@ int perf_report_write(struct perf_report *pr, const char *sheet, struct sheet *s
 		{ "short_kernel_histogram", write_short_histogram },
 		{ "short_kernels_summary", write_short_summary },
 	};
+	if (pr->inference && !strcmp(sheet, "ops_summary"))
+		return write_ops_summary_module(pr, sh);
+	if (pr->inference && !strcmp(sheet, "ops_summary_by_category"))
+		return write_ops_by_category_module(pr, sh);
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		if (!strcmp(w[i].name, sheet))
 			return w[i].fn(pr, sh);

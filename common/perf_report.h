@@ -67,6 +67,12 @@ struct perf_report {
 	void *perf_ctx;
 	char **repr;		/* strpool id → tuple repr of the JSON, lazily */
 	size_t nrepr;
+	/* TraceLens's inference report (generate_perf_report_pytorch_inference):
+	 * ops_summary and ops_summary_by_category in their *_module form */
+	int inference;
+	/* --group_by_parent_module: parent_module and call_stack columns */
+	int parent_module;
+	char **cstack, **pmodule;	/* per launcher, lazily (perf_callstack) */
 };
 
 extern const char *const perf_report_names[];

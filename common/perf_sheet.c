@@ -55,6 +55,15 @@ struct perf_sheet {
 static const char *const single[] = {
 	"GEMM", "UnaryElementwise", "BinaryElementwise", "Normalization", NULL
 };
+/* The inference report (GPRI:700-790): Normalization gets _fwd, no _bwd
+ * table is ever written (its op list is emptied before use), and only
+ * these two backward ops leave the fwd table — for nowhere. */
+static const char *const single_inference[] = {
+	"GEMM", "UnaryElementwise", "BinaryElementwise", NULL
+};
+static const char *const dropped_inference[] = {
+	"flash_attn::_flash_attn_varlen_backward", "aten::convolution_backward", NULL
+};
 /* explicit backward ops moved from the fwd table to the bwd table */
 static const char *const moved[] = {
 	"flash_attn::_flash_attn_varlen_backward", "aten::convolution_backward",
@@ -198,10 +207,11 @@ static int compute_row(const struct perf_sheet *ps, uint32_t uid, int bwd, struc
 	const struct perf_ops_entry *e = perf_ops_lookup(ps->tp->db, NM(ps, uid));
 	struct pm_args a = { .dims = arg(ps, nd->dims), .types = arg(ps, nd->types),
 			     .strides = arg(ps, nd->strides), .concrete = arg(ps, nd->concrete),
-			     .opname = NM(ps, uid) };
+			     .opname = NM(ps, uid), .args = arg(ps, nd->args) };
 	const char **kn;
 
-	if (perf_annidx_applies(a.opname))
+	if (ps->pr->inference ? perf_annidx_applies_inference(a.opname) :
+				perf_annidx_applies(a.opname))
 		a.annotation = perf_annidx_lookup(ps->ann, nd);
 	memset(row, 0, sizeof(*row));
 	row->uid = uid;
@@ -259,7 +269,7 @@ static void build(struct perf_sheet *ps, struct pstable *t)
 		if (!s || strcmp(s, t->base))
 			continue;
 		name = NM(ps, u);
-		if (t->type == T_FWD && in_list(moved, name))
+		if (t->type == T_FWD && in_list(ps->pr->inference ? dropped_inference : moved, name))
 			continue;
 		if (t->type == T_BWD && (!strcmp(name, "vllm::unified_attention_with_output") ||
 					 in_list(not_bwd, name)))
@@ -348,11 +358,12 @@ struct perf_sheet *perf_sheet_new(struct perf_report *pr, const struct perf_arch
 			seen = !strcmp(ps->t[j].base, e->sheet);
 		if (seen)
 			continue;
-		if (in_list(single, e->sheet)) {
+		if (in_list(pr->inference ? single_inference : single, e->sheet)) {
 			add_table(ps, e->sheet, T_SINGLE);
 		} else {
 			add_table(ps, e->sheet, T_FWD);
-			add_table(ps, e->sheet, T_BWD);
+			if (!pr->inference)
+				add_table(ps, e->sheet, T_BWD);
 		}
 	}
 	ps->names = xcalloc(ps->nt + 1, sizeof(*ps->names));
@@ -486,7 +497,10 @@ int perf_sheet_exists(const struct perf_ops *db, const char *name)
 	for (size_t i = 0; i < n && !found; i++) {
 		size_t bl = strlen(b[i]);
 		if (in_list(single, b[i]))
-			found = len == bl && !strncmp(name, b[i], bl);
+			found = (len == bl && !strncmp(name, b[i], bl)) ||
+				/* Normalization_fwd: the inference report's name */
+				(!in_list(single_inference, b[i]) && len == bl + 4 &&
+				 !strncmp(name, b[i], bl) && !strncmp(name + bl, "_fwd", 4));
 		else
 			found = len == bl + 4 && !strncmp(name, b[i], bl) &&
 				(!strncmp(name + bl, "_fwd", 4) || !strncmp(name + bl, "_bwd", 4));

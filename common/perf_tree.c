@@ -36,7 +36,8 @@ static int linked_gpu(const struct node *n)
 
 static const struct perf_tree *sort_tp;
 
-/* gpu_events order (spec core §2.4): runtime uid, then GPU file order */
+/* gpu_events order (spec core §2.4): runtime uid, then GPU file order; the
+ * lists follow the children lists (dparent), as TraceLens's edits keep them */
 static int cmp_by_parent(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -59,7 +60,7 @@ static void build_gpu_events(struct perf_tree *tp)
 	sort_tp = tp;
 	tl_qsort(g, ng, sizeof(*g), cmp_by_parent);
 	for (i = 0; i < ng; i++)
-		for (int32_t a = ns->node[g[i]].parent; a >= 0; a = ns->node[a].parent)
+		for (int32_t a = tp->dparent[g[i]]; a >= 0; a = tp->dparent[a])
 			tp->ge_off[a + 1]++;
 	for (i = 0; i < ns->n; i++)
 		tp->ge_off[i + 1] += tp->ge_off[i];
@@ -67,7 +68,7 @@ static void build_gpu_events(struct perf_tree *tp)
 	cur = xmalloc(st_mult(ns->n + 1, sizeof(*cur)));
 	tl_memcpy(cur, tp->ge_off, ns->n * sizeof(*cur));
 	for (i = 0; i < ng; i++)
-		for (int32_t a = ns->node[g[i]].parent; a >= 0; a = ns->node[a].parent)
+		for (int32_t a = tp->dparent[g[i]]; a >= 0; a = tp->dparent[a])
 			tp->ge[cur[a]++] = g[i];
 	free(cur);
 	free(g);
@@ -88,22 +89,61 @@ static int cmp_child(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int explicit_kids(const struct tree_nodes *ns, size_t i)
+{
+	return ns->kid_off && ns->kid_off[i] != UINT32_MAX;
+}
+
+/* dparent: listed in an explicit children list, else the parent link unless
+ * the parent's children are explicit (then no list holds the node) */
+static void build_dparent(struct perf_tree *tp)
+{
+	const struct tree_nodes *ns = tp->ns;
+
+	tp->dparent = xmalloc(st_mult(ns->n + 1, sizeof(*tp->dparent)));
+	for (size_t i = 0; i < ns->n; i++) {
+		int32_t p = ns->node[i].parent;
+		tp->dparent[i] = p >= 0 && !explicit_kids(ns, (size_t)p) ? p : -1;
+	}
+	for (size_t i = 0; i < ns->n; i++)
+		if (explicit_kids(ns, i))
+			for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
+				tp->dparent[*k] = (int32_t)i;
+}
+
 static void build_children(struct perf_tree *tp)
 {
 	const struct tree_nodes *ns = tp->ns;
-	size_t i, nc = 0;
+	size_t i, nc = 0, *fill;
 
 	tp->ch_off = xcalloc(ns->n + 1, sizeof(*tp->ch_off));
 	tp->ch = xmalloc(st_mult(ns->n + 1, sizeof(*tp->ch)));
-	for (i = 0; i < ns->n; i++)
-		if (ns->node[i].parent >= 0) {
-			tp->ch[nc++] = (uint32_t)i;
+	for (i = 0; i < ns->n; i++) {
+		if (explicit_kids(ns, i))
+			for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
+				tp->ch_off[i + 1]++;
+		if (ns->node[i].parent >= 0 && !explicit_kids(ns, (size_t)ns->node[i].parent))
 			tp->ch_off[ns->node[i].parent + 1]++;
-		}
+	}
 	for (i = 0; i < ns->n; i++)
 		tp->ch_off[i + 1] += tp->ch_off[i];
+	nc = tp->ch_off[ns->n];
+	tp->ch = xrealloc(tp->ch, st_mult(nc + 1, sizeof(*tp->ch)));
+	fill = xcalloc(ns->n + 1, sizeof(*fill));
+	for (i = 0; i < ns->n; i++) {
+		int32_t p = ns->node[i].parent;
+		if (explicit_kids(ns, i))
+			for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
+				tp->ch[tp->ch_off[i] + fill[i]++] = *k;
+		if (p >= 0 && !explicit_kids(ns, (size_t)p))
+			tp->ch[tp->ch_off[p] + fill[p]++] = (uint32_t)i;
+	}
+	free(fill);
 	sort_tp = tp;
-	tl_qsort(tp->ch, nc, sizeof(*tp->ch), cmp_child);
+	for (i = 0; i < ns->n; i++)
+		if (!explicit_kids(ns, i) && tp->ch_off[i + 1] > tp->ch_off[i])
+			tl_qsort(tp->ch + tp->ch_off[i], tp->ch_off[i + 1] - tp->ch_off[i],
+			      sizeof(*tp->ch), cmp_child);
 }
 
 const uint32_t *perf_tree_gpu_events(const struct perf_tree *tp, uint32_t uid, uint32_t *n)
@@ -243,9 +283,13 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 	tp->db = db;
 	tp->all_gpu = all_gpu;
 	tp->gpu_only = 1;
-	for (size_t i = 0; i < ns->n; i++)
+	for (size_t i = 0; i < ns->n; i++) {
 		if (ns->node[i].cat == NC_CPU_OP)
 			tp->gpu_only = 0;
+		if (ns->node[i].cat == NC_PYTHON && (ns->node[i].flags & NF_TREE))
+			tp->python = 1;
+	}
+	build_dparent(tp);
 	build_gpu_events(tp);
 	build_children(tp);
 	build_launchers(tp);
@@ -274,6 +318,7 @@ void perf_tree_free(struct perf_tree *tp)
 	free(tp->ge);
 	free(tp->ch_off);
 	free(tp->ch);
+	free(tp->dparent);
 	free(tp);
 }
 
@@ -405,10 +450,11 @@ static void collect(struct uctx *u, uint32_t e, const char *cat, int has_model)
 	add_row(u, e, e, name_of(u->tp, e), cat, g, n, has_model);
 }
 
-/* is_leaf_cpu_op: a GPU child reachable through cuda_runtime/python frames only */
+/* is_leaf_cpu_op: a GPU child reachable through cuda_runtime/python frames
+ * only, ten levels down at most (has_kernel_descendant's max_depth) */
 static int reaches_gpu(const struct perf_tree *tp, uint32_t e, int depth)
 {
-	if (depth > 10)
+	if (depth >= 10)
 		return 0;
 	for (uint32_t i = tp->ch_off[e]; i < tp->ch_off[e + 1]; i++) {
 		const struct node *c = N(tp, tp->ch[i]);
@@ -646,20 +692,33 @@ static void traverse(struct uctx *u, uint32_t root, uint32_t **stack, size_t *al
 	pystr_release(&t);
 }
 
-/* model_below[a]: some cpu_op strictly below a has a perf model and GPU work */
+/*
+ * model_below[a]: some cpu_op below a has a perf model and GPU work, found
+ * the way _has_descendant_cpu_op_with_own_perf_model looks: down the
+ * children lists through cpu_ops and python frames only.
+ */
 static void mark_model_below(struct uctx *u)
 {
 	const struct perf_tree *tp = u->tp;
 	for (uint32_t i = 0; i < tp->ns->n; i++) {
 		if (N(tp, i)->cat != NC_CPU_OP || !gpu_n(tp, i) || !perf_tree_has_perf_model(tp, i))
 			continue;
-		for (int32_t a = N(tp, i)->parent; a >= 0 && !u->model_below[a]; a = N(tp, a)->parent)
+		for (int32_t a = tp->dparent[i]; a >= 0; a = tp->dparent[a]) {
 			u->model_below[a] = 1;
+			if (N(tp, a)->cat != NC_CPU_OP && N(tp, a)->cat != NC_PYTHON)
+				break;
+		}
 	}
 }
 
-static int cmp_root_ts(const void *a, const void *b)
+/* cpu_root_nodes order: the list's own (tl-nodes 2), else ts, then uid */
+static int cmp_root(const void *a, const void *b)
 {
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint32_t *ro = sort_tp->ns->root_order;
+
+	if (ro && ro[x] != ro[y])
+		return ro[x] < ro[y] ? -1 : 1;
 	return cmp_kern_ts(a, b);
 }
 
@@ -780,7 +839,7 @@ void perf_tree_unified(struct perf_tree *tp)
 		if (N(tp, i)->flags & NF_ROOT)
 			roots[nr++] = i;
 	sort_tp = tp;
-	tl_qsort(roots, nr, sizeof(*roots), cmp_root_ts);
+	tl_qsort(roots, nr, sizeof(*roots), cmp_root);
 	for (uint32_t i = 0; i < nr; i++)
 		traverse(&u, roots[i], &stack, &salloc);
 	add_orphans(&u);

@@ -20,6 +20,15 @@
  *  - unified_perf_summary (§4.6): the highest op with a perf model, else
  *    an op whose GPU child is reachable through runtime calls only
  *    (perf_tree_unified).
+ *
+ * Parent links and children lists: TraceLens walks parent links for
+ * launchers and call stacks, and children lists for everything that looks
+ * down (gpu_events of a node, the unified traversal, kernel aggregation);
+ * they differ only after its tree edits (tl-nodes 2 kids).  ch_off/ch are
+ * the children lists, dparent[i] the node whose list holds i (-1: none).
+ * With python frames in the tree (tl-tree --python, TraceLens's
+ * add_python_func) the unified traversal starts from the parentless
+ * python frames, as TraceLens's does.
  */
 #ifndef TL_PERF_TREE_H
 #define TL_PERF_TREE_H
@@ -83,13 +92,15 @@ struct perf_tree {
 	const struct perf_ops *db;
 	int gpu_only;		/* no cpu_op in the trace */
 	int all_gpu;		/* unlinked GPU events count (include_unlinked_kernels) */
-	int python;		/* TraceLens's add_python_func (set before
-				 * perf_tree_unified): the unified walk starts at
-				 * python roots, goes through every node and keeps
-				 * call stacks */
+	int python;		/* TraceLens's add_python_func: python frames are
+				 * in the tree (perf_tree_new sets it then; callers
+				 * may set it before perf_tree_unified): the unified
+				 * walk starts at python roots, goes through every
+				 * node and keeps call stacks */
 	double total_us;	/* gpu_timeline total_time in µs (NaN: no GPU events) */
 	uint32_t *ge_off, *ge;	/* node i's GPU events: ge[ge_off[i] .. ge_off[i+1]) */
-	uint32_t *ch_off, *ch;	/* node i's children, sweep order */
+	uint32_t *ch_off, *ch;	/* node i's children, TraceLens's children order */
+	int32_t *dparent;	/* the node whose children list holds i, -1 */
 	struct launcher *launch;	/* sorted by ts (stable) */
 	size_t nlaunch;
 	int32_t *launcher_of;	/* node uid → index in launch, -1 */

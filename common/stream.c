@@ -16,6 +16,7 @@ static const struct {
 } known[] = {
 	{ "events", 1 },
 	{ "nodes", 1 },
+	{ "nodes", 2 },
 	{ "coll", 1 },
 };
 
@@ -143,7 +144,7 @@ static int parse_header(struct stream *s, const char *kinds)
 		return -1;
 	}
 	if (!known_kind(s->kind, version)) {
-		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1, tl-nodes 1 and tl-coll 1)",
+		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1, tl-nodes 1 and 2 and tl-coll 1)",
 			s->name, s->kind, version);
 		return -1;
 	}

@@ -669,6 +669,10 @@ void tree_build(struct tree *t)
 size_t tree_count(const struct tree *t) { return t->nr; }
 const struct tree_node *tree_at(const struct tree *t, uint32_t i) { return &t->node[i]; }
 const char *tree_str(const struct tree *t, uint32_t id) { return strpool_str(t->sp, id); }
+const char *tree_thread(const struct tree *t, uint32_t i)
+{
+	return strpool_str(t->threads, t->node[i].pidtid);
+}
 
 const uint32_t *tree_roots(const struct tree *t, size_t *n)
 {

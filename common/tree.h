@@ -130,6 +130,8 @@ const struct tree_node *tree_at(const struct tree *t, uint32_t i);
 /* Node index of uid, or TREE_NONE when the event was not kept. */
 uint32_t tree_find(const struct tree *t, unsigned long uid);
 const char *tree_str(const struct tree *t, uint32_t id);
+/* The node's "PID\tTID" texts as in the stream ("" for an absent one). */
+const char *tree_thread(const struct tree *t, uint32_t i);
 /*
  * TraceLens's get_node_by_ext_id_pid_tid: the first kept event (uid order)
  * whose External id, pid and tid have exactly these texts; TREE_NONE if none.

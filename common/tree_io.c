@@ -42,7 +42,7 @@ struct seg {
 	char *trace;		/* its trace's name for messages (stream_trace) */
 };
 
-static FILE *spool_open(void)
+FILE *tree_io_spool(void)
 {
 	const char *dir = getenv("TMPDIR");
 	char *path;
@@ -73,8 +73,9 @@ static FILE *spool_open(void)
 	return fp;
 }
 
-/* A regular input file is read twice, past its two header lines. */
-static FILE *open_again(const char *path)
+/* A regular input file is read twice, past its two header lines (NULL if
+ * it is not a regular file). */
+FILE *tree_io_reread(const char *path)
 {
 	struct stat st;
 	FILE *fp;
@@ -294,9 +295,9 @@ int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int 
 
 	if (tree_cols_init(&c, s) < 0)
 		return 1;
-	g.again = open_again(path);
+	g.again = tree_io_reread(path);
 	if (!g.again) {
-		g.fp = spool_open();
+		g.fp = tree_io_spool();
 		g.sp = outbuf_open_fd(fileno(g.fp));
 	}
 	out = outbuf_open_fd(1);

@@ -21,10 +21,19 @@
 #ifndef TL_TREE_IO_H
 #define TL_TREE_IO_H
 
+#include <stdio.h>
+
 #include "stream.h"
 #include "tree.h"
 
 int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int verbose);
+/*
+ * The two ways of reading a stream twice: an unlinked temporary file to
+ * spool the lines into (read back with getline), or the input itself
+ * opened again past its two header lines (NULL unless a regular file).
+ */
+FILE *tree_io_spool(void);
+FILE *tree_io_reread(const char *path);
 struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned flags, int verbose,
 				char **src);
 

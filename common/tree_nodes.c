@@ -11,11 +11,19 @@
 #include "banned.h"
 
 enum { C_UID, C_PH, C_CAT, C_NAME, C_PID, C_TID, C_TS, C_DUR, C_STREAM,
-       C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_PARENT, C_TREE, C_ROOT, C_FWD, NCOL };
+       C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_PARENT, C_TREE, C_ROOT, C_FWD,
+       C_GRAFT, C_KIDS, C_ROOT_ORDER, NCOL };
 static const char *const colname[NCOL] = {
 	"uid", "ph", "cat", "name", "pid", "tid", "ts", "dur", "stream",
-	"dims", "types", "strides", "concrete", "args", "parent", "tree", "root", "fwd"
+	"dims", "types", "strides", "concrete", "args", "parent", "tree", "root", "fwd",
+	"graft", "kids", "root_order"
 };
+
+/* columns a tl-nodes 1 stream may lack */
+static int optional_col(int i)
+{
+	return i == C_FWD || i == C_ROOT || i == C_GRAFT || i == C_KIDS || i == C_ROOT_ORDER;
+}
 
 static uint8_t cat_of(const char *ph, const char *cat)
 {
@@ -76,6 +84,39 @@ static int32_t uid_field(struct stream *s, int col)
 	return (int32_t)v;
 }
 
+/* kids and root_order of one row (tl-nodes 2) */
+static int read_v2(struct tree_nodes *ns, struct stream *s, const int *col, struct node *n)
+{
+	const char *k = stream_field(s, col[C_KIDS]), *r = stream_field(s, col[C_ROOT_ORDER]);
+	size_t i = (size_t)(n - ns->node);
+	char *end;
+
+	ns->kid_off[i] = UINT32_MAX;
+	ns->root_order[i] = 0;
+	if (*r) {
+		unsigned long v = strtoul(r, &end, 10);
+		if (*end || !v || v >= UINT32_MAX)
+			goto bad;
+		ns->root_order[i] = (uint32_t)v;
+	}
+	if (!*k)
+		return 0;
+	ns->kid_off[i] = (uint32_t)ns->nkid;
+	while (*k) {
+		unsigned long v = strtoul(k, &end, 10);
+		if (end == k || v >= UINT32_MAX || (*end && *end != ','))
+			goto bad;
+		xgrow((void **)&ns->kid, &ns->akid, ns->nkid + 2, sizeof(*ns->kid));
+		ns->kid[ns->nkid++] = (uint32_t)v;
+		k = *end ? end + 1 : end;
+	}
+	ns->kid[ns->nkid++] = UINT32_MAX;	/* end of this list */
+	return 0;
+bad:
+	tl_warn("%s:%ld: bad kids or root_order field", stream_name(s), stream_lineno(s));
+	return -1;
+}
+
 static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, size_t *metaalloc)
 {
 	struct node *n = &ns->node[ns->n];
@@ -87,6 +128,8 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 			stream_lineno(s), stream_field(s, col[C_UID]), ns->n);
 		return -1;
 	}
+	if (ns->kid_off && read_v2(ns, s, col, n) < 0)
+		return -1;
 	n->parent = uid_field(s, col[C_PARENT]);
 	n->fwd = col[C_FWD] >= 0 ? uid_field(s, col[C_FWD]) : -1;
 	if (n->parent < -1 || n->fwd < -1) {
@@ -138,6 +181,8 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		n->cat = NC_OTHER;
 		ns->bad_time++;
 	}
+	if (stream_field_len(s, col[C_DUR]))
+		n->flags |= NF_HAS_DUR;
 	if (stream_field_len(s, col[C_STREAM])) {
 		n->flags |= NF_STREAM;
 		n->stream = intern(ns, s, col[C_STREAM]);
@@ -149,7 +194,11 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		n->types = intern(ns, s, col[C_TYPES]);
 		n->strides = intern(ns, s, col[C_STRIDES]);
 		n->concrete = intern(ns, s, col[C_CONCRETE]);
+		/* pseudo ops carry their model's arguments ("MoE topk") in args */
+		if (col[C_GRAFT] >= 0 && !strcmp(stream_field(s, col[C_GRAFT]), "pseudo"))
+			n->args = intern(ns, s, col[C_ARGS]);
 	}
+
 	if (n->cat == NC_META)
 		add_meta(ns, s, col, tree_nodes_str(ns, n->name), metaalloc);
 	ns->n++;
@@ -167,6 +216,13 @@ static int check_links(struct tree_nodes *ns)
 		}
 		if (ns->node[i].fwd >= (int32_t)ns->n)
 			ns->node[i].fwd = -1;
+		if (ns->kid_off && ns->kid_off[i] != UINT32_MAX)
+			for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
+				if (*k >= ns->n || *k == i) {
+					tl_warn("%s: uid %zu: child %u is not an event of the stream",
+						ns->source, i, *k);
+					return -1;
+				}
 	}
 	return 0;
 }
@@ -191,11 +247,11 @@ static const char *device_name(struct tree_nodes *ns, const char *l)
 static int read_all(struct tree_nodes *ns, struct stream *s)
 {
 	int col[NCOL], r, sources = 0;
-	size_t alloc = 0, metaalloc = 0;
+	size_t alloc = 0, metaalloc = 0, v2alloc = 0;
 
 	for (int i = 0; i < NCOL; i++) {
 		col[i] = stream_col(s, colname[i]);
-		if (col[i] < 0 && i != C_FWD && i != C_ROOT) {
+		if (col[i] < 0 && !optional_col(i)) {
 			tl_warn("%s:%ld: no column '%s' (is this a tl-tree node stream?)",
 				stream_name(s), stream_lineno(s), colname[i]);
 			return -1;
@@ -217,6 +273,11 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 			continue;
 		}
 		xgrow((void **)&ns->node, &alloc, ns->n + 1, sizeof(*ns->node));
+		if (col[C_KIDS] >= 0 && col[C_ROOT_ORDER] >= 0 && v2alloc != alloc) {
+			v2alloc = alloc;
+			ns->kid_off = xrealloc(ns->kid_off, st_mult(alloc, sizeof(*ns->kid_off)));
+			ns->root_order = xrealloc(ns->root_order, st_mult(alloc, sizeof(*ns->root_order)));
+		}
 		if (read_row(ns, s, col, &metaalloc))
 			return -1;
 	}
@@ -252,6 +313,9 @@ void tree_nodes_free(struct tree_nodes *ns)
 		return;
 	free(ns->node);
 	free(ns->meta);
+	free(ns->kid_off);
+	free(ns->kid);
+	free(ns->root_order);
 	strpool_free(ns->sp);
 	free(ns);
 }

@@ -17,6 +17,12 @@
  * a second #source is refused (run one trace at a time).  Python's
  * process/thread names (ph "M" events, spec core §1.8) are resolved with
  * tree_nodes_process_name() and friends, "Unknown" when absent.
+ *
+ * tl-nodes 2 (tl-tree --capture, --pseudo-ops) adds the children lists
+ * TraceLens edited (kids: kid_off[i] indexes kid[], UINT32_MAX where the
+ * children are the rows naming i as parent) and the order of its
+ * cpu_root_nodes (root_order[i], 0 for none); both arrays are NULL for a
+ * tl-nodes 1 stream.  Pseudo ops keep their args (struct node args).
  */
 #ifndef TL_TREE_NODES_H
 #define TL_TREE_NODES_H
@@ -38,6 +44,7 @@ enum {
 				 * name, ts, dur (TraceLens apply_annotation) */
 	NF_DUR_INT = 32,	/* dur is a JSON integer (a Python int: numpy sums
 				 * of such durations print as ints) */
+	NF_HAS_DUR = 64		/* dur present (a pseudo op has none) */
 };
 
 struct node {
@@ -46,6 +53,7 @@ struct node {
 	int32_t fwd;		/* uid of the forward op (bwd events), -1 */
 	uint32_t name, pid, tid, stream;	/* strpool ids (pid/tid/stream: JSON text) */
 	uint32_t dims, types, strides, concrete;	/* compact JSON, 0 (= "") if absent */
+	uint32_t args;		/* pseudo ops: the args column, else 0 */
 	uint8_t cat, flags;
 };
 
@@ -59,6 +67,9 @@ struct tree_nodes {
 	struct tree_nodes_meta { uint32_t pid, tid, key, value; } *meta;
 	size_t nmeta;
 	size_t bad_time;	/* GPU events with an impossible ts or dur, left out */
+	/* tl-nodes 2 */
+	uint32_t *kid_off, *kid, *root_order;
+	size_t nkid, akid;
 };
 
 struct tree_nodes *tree_nodes_read(const char *path);

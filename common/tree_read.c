@@ -24,7 +24,47 @@ void tree_read_free(struct tree_read *t)
 	free(t->n);
 	free(t->kids);
 	free(t->roots);
+	free(t->xk);
+	free(t->xkid);
+	free(t->rorder);
+	for (size_t i = 0; i < t->nmods; i++)
+		free(t->mods[i]);
+	free(t->mods);
+	hmap_release(&t->modmap);
 	free(t);
+}
+
+void tree_read_set_kids(struct tree_read *t, uint32_t uid, const uint32_t *kids, size_t n)
+{
+	xgrow((void **)&t->xk, &t->axk, t->nxk + n + 1, sizeof(*t->xk));
+	xgrow((void **)&t->xkid, &t->axkid, t->nxkid + 1, sizeof(*t->xkid));
+	t->xkid[t->nxkid][0] = uid;
+	t->xkid[t->nxkid][1] = (uint32_t)t->nxk;
+	t->xkid[t->nxkid++][2] = (uint32_t)n;
+	tl_memcpy(t->xk + t->nxk, kids, n * sizeof(*kids));
+	t->nxk += n;
+}
+
+int tree_read_modules(const struct tree_read *t, uint32_t uid, const char **stack)
+{
+	uint32_t k;
+
+	if (!hmap_get(&t->modmap, (uint64_t)uid + 1, &k))
+		return 0;
+	if (k == NT_NONE)
+		return 2;
+	*stack = t->mods[k];
+	return 1;
+}
+
+void tree_read_set_root_order(struct tree_read *t, uint32_t uid, uint32_t order)
+{
+	if ((size_t)uid >= t->arorder) {
+		size_t old = t->arorder;
+		xgrow((void **)&t->rorder, &t->arorder, (size_t)uid + 1, sizeof(*t->rorder));
+		memset(t->rorder + old, 0, (t->arorder - old) * sizeof(*t->rorder));
+	}
+	t->rorder[uid] = order;
 }
 
 static const struct {
@@ -145,9 +185,38 @@ static int cmp_root(const void *a, const void *b, void *arg)
 	const struct tree_read *t = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
+	if (t->rorder) {
+		uint32_t ox = x < t->arorder ? t->rorder[x] : 0, oy = y < t->arorder ? t->rorder[y] : 0;
+		if (ox != oy)
+			return ox && (!oy || ox < oy) ? -1 : 1;
+	}
 	if (t->n[x].ts != t->n[y].ts)
 		return t->n[x].ts < t->n[y].ts ? -1 : 1;
 	return x < y ? -1 : x > y;
+}
+
+/* tl-nodes 2: the children lists the stream gives, in place of the above */
+static int explicit_children(struct tree_read *t)
+{
+	size_t base = t->nkids;
+
+	if (!t->nxkid)
+		return 0;
+	xgrow((void **)&t->kids, &t->kids_alloc, t->nkids + t->nxk + 1, sizeof(*t->kids));
+	for (size_t i = 0; i < t->nxk; i++) {
+		if (t->xk[i] >= t->nr || !(t->n[t->xk[i]].flags & NT_PRESENT)) {
+			tl_warn("%s: kids: uid %u is not in the stream", t->path, t->xk[i]);
+			return -1;
+		}
+		t->kids[base + i] = t->xk[i];
+	}
+	t->nkids += t->nxk;
+	for (size_t k = 0; k < t->nxkid; k++) {
+		struct tree_read_node *n = &t->n[t->xkid[k][0]];
+		n->okid = n->kid = (uint32_t)(base + t->xkid[k][1]);
+		n->onkid = n->nkid = t->xkid[k][2];
+	}
+	return 0;
 }
 
 static void build_children(struct tree_read *t)
@@ -183,6 +252,11 @@ static void mark_gpu_paths(struct tree_read *t)
 {
 	for (uint32_t u = 0; u < t->nr; u++) {
 		struct tree_read_node *n = &t->n[u];
+		if (t->edited) {
+			if (tree_read_is_gpu(n) || (n->flags & NT_GPU_N))
+				n->flags |= NT_GPU_PATH;
+			continue;
+		}
 		if (!(n->flags & NT_PRESENT) || !tree_read_is_gpu(n))
 			continue;
 		n->flags |= NT_GPU_PATH;
@@ -201,6 +275,8 @@ int tree_read_finish(struct tree_read *t)
 	if (check_parents(t) < 0)
 		return -1;
 	build_children(t);
+	if (explicit_children(t) < 0)
+		return -1;
 	mark_gpu_paths(t);
 	for (uint32_t u = 0; u < t->nr; u++)
 		nroots += (t->n[u].flags & NT_ROOT) != 0;
@@ -267,12 +343,38 @@ static int parse_uid(const char *s, uint32_t *out)
 }
 
 enum { C_UID, C_SRC, C_CAT, C_NAME, C_TS, C_DUR, C_DIMS, C_TYPES, C_STRIDES,
-       C_CONCRETE, C_PARENT, C_ROOT, C_N };
+       C_CONCRETE, C_PARENT, C_ROOT, C_KIDS, C_ROOT_ORDER, C_GPU_N, C_GRAFT, C_MODULES, C_N };
 
 static const char *const colnames[C_N] = {
 	"uid", "src", "cat", "name", "ts", "dur", "dims", "types", "strides",
-	"concrete", "parent", "root",
+	"concrete", "parent", "root", "kids", "root_order", "gpu_n", "graft", "nn_module_stack",
 };
+
+/* "U,U,...": the kids column of tl-nodes 2 */
+static int read_kids(struct tree_read *t, uint32_t uid, const char *s)
+{
+	uint32_t *v = NULL;
+	size_t n = 0, a = 0;
+	int rc = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long k;
+		errno = 0;
+		k = strtoul(s, &end, 10);
+		if (errno || end == s || k >= NT_NONE || (*end && *end != ',')) {
+			rc = -1;
+			break;
+		}
+		xgrow((void **)&v, &a, n + 1, sizeof(*v));
+		v[n++] = (uint32_t)k;
+		s = *end ? end + 1 : end;
+	}
+	if (!rc)
+		tree_read_set_kids(t, uid, v, n);
+	free(v);
+	return rc;
+}
 
 static int read_row(struct tree_read *t, struct stream *s, const int *col)
 {
@@ -298,6 +400,29 @@ static int read_row(struct tree_read *t, struct stream *s, const int *col)
 	if (t->n[uid].cat == NT_CPU_OP)
 		tree_read_set_args(t, uid, stream_field(s, col[C_DIMS]), stream_field(s, col[C_TYPES]),
 			       stream_field(s, col[C_STRIDES]), stream_field(s, col[C_CONCRETE]));
+	p = stream_field(s, col[C_GRAFT]);
+	if (!strcmp(p, "pseudo") || !strncmp(p, "capture-root:", 13)) {
+		hmap_put(&t->modmap, (uint64_t)uid + 1, NT_NONE);
+	} else if (*(p = stream_field(s, col[C_MODULES]))) {
+		xgrow((void **)&t->mods, &t->amods, t->nmods + 1, sizeof(*t->mods));
+		t->mods[t->nmods] = xstrdup(p);
+		hmap_put(&t->modmap, (uint64_t)uid + 1, (uint32_t)t->nmods++);
+	}
+	p = stream_field(s, col[C_GPU_N]);
+	if (*p && strcmp(p, "0"))
+		t->n[uid].flags |= NT_GPU_N;
+	if (*(p = stream_field(s, col[C_KIDS])) && read_kids(t, uid, p) < 0) {
+		tl_warn("%s:%ld: bad kids list", stream_name(s), stream_lineno(s));
+		return -1;
+	}
+	if (*(p = stream_field(s, col[C_ROOT_ORDER]))) {
+		uint32_t order;
+		if (parse_uid(p, &order) < 0) {
+			tl_warn("%s:%ld: bad root_order", stream_name(s), stream_lineno(s));
+			return -1;
+		}
+		tree_read_set_root_order(t, uid, order);
+	}
 	return 0;
 }
 
@@ -311,13 +436,14 @@ struct tree_read *tree_read_read(const char *path, struct strpool *sp)
 		return NULL;
 	for (int i = 0; i < C_N; i++) {
 		col[i] = stream_col(s, colnames[i]);
-		if (col[i] < 0 && i != C_SRC && !bad) {
+		if (col[i] < 0 && i != C_SRC && i < C_KIDS && !bad) {
 			tl_warn("%s: no column '%s' in the node stream", stream_name(s), colnames[i]);
 			bad = 1;
 		}
 	}
 	t = tree_read_new(sp);
 	t->path = path && strcmp(path, "-") ? path : "-";
+	t->edited = stream_col(s, "graft") >= 0;
 	while (!bad && (r = stream_next(s)) > 0) {
 		if (r == STREAM_ROW && read_row(t, s, col) < 0)
 			bad = 1;

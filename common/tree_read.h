@@ -23,6 +23,11 @@
  *    TraceLens's cpu_root_nodes.
  * kids/nkid may be changed by a caller (TraceDiff moves a root's
  * grandchildren up); okid/onkid and oparent keep the tree as read.
+ * A tl-nodes 2 stream's kids column gives a node's children where they
+ * differ from the above, its root_order the order of the roots, and its
+ * gpu_n the GPU-path flags of host nodes (TraceLens's edits keep a
+ * launch call's parent link while moving it under a pseudo op).
+ * tree_read_set_kids() and tree_read_set_root_order() do the same by hand.
  */
 #ifndef TL_TREE_READ_H
 #define TL_TREE_READ_H
@@ -30,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hmap.h"
 #include "strpool.h"
 
 enum tree_read_cat {
@@ -39,7 +45,8 @@ enum tree_read_cat {
 
 enum {
 	NT_HAS_TS = 1, NT_HAS_DUR = 2, NT_DUR_INT = 4, NT_GPU_PATH = 8,
-	NT_ROOT = 16, NT_PRESENT = 32
+	NT_ROOT = 16, NT_PRESENT = 32,
+	NT_GPU_N = 64		/* tl-nodes 2: gpu_n > 0 (TraceLens's gpu_events) */
 };
 
 #define NT_NONE UINT32_MAX
@@ -64,6 +71,15 @@ struct tree_read {
 	uint32_t nroots;
 	struct strpool *sp;
 	const char *path;
+	/* tl-nodes 2 (tl-tree --capture, --pseudo-ops): children lists given
+	 * in the stream (xkid: uid, offset, count into xk) and the roots'
+	 * order; NULL/0 otherwise */
+	uint32_t *xk, (*xkid)[3], *rorder;
+	size_t nxk, axk, nxkid, axkid, arorder;
+	int edited;		/* a tl-nodes 2 stream: GPU paths from gpu_n */
+	struct hmap modmap;	/* tl-nodes 2: uid + 1 -> index in mods, or NT_NONE */
+	char **mods;
+	size_t nmods, amods;
 };
 
 struct tree_read *tree_read_new(struct strpool *sp);
@@ -72,6 +88,15 @@ void tree_read_add(struct tree_read *t, uint32_t uid, const char *cat, const cha
 	       const char *ts, const char *dur, uint32_t parent, int is_root);
 void tree_read_set_args(struct tree_read *t, uint32_t uid, const char *dims,
 		    const char *types, const char *strides, const char *concrete);
+/* The children of uid, in order (a tl-nodes 2 kids list). */
+void tree_read_set_kids(struct tree_read *t, uint32_t uid, const uint32_t *kids, size_t n);
+/* The position (from 1) of root uid among the roots. */
+void tree_read_set_root_order(struct tree_read *t, uint32_t uid, uint32_t order);
+/* TraceLens's nn_module_stack of uid where a tl-nodes 2 stream fixes it:
+ * 1 with *stack its ';'-joined frames ("root": none) for a capture copy,
+ * 2 for a node that has none (pseudo ops, capture roots); 0 otherwise
+ * (the nn.Module frames above the node). */
+int tree_read_modules(const struct tree_read *t, uint32_t uid, const char **stack);
 /* Builds children, GPU-path flags and roots; returns -1 (message printed) on a bad tree. */
 int tree_read_finish(struct tree_read *t);
 /* Reads a tl-nodes stream (NULL or "-": stdin). */

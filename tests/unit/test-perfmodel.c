@@ -486,7 +486,7 @@ static void test_moe(void)
 	tap_ok(run("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", "[[8,16],[4,32,16]]",
 		   "[]", "", "", 0, NULL) == PM_FAIL, "moe triton invoke with < 9 dims fails");
 	tap_ok(run("pseudo_op::moe_triton_unfused_up", "[[8,16],[4,32,16]]", "[" BF "]", "", "", 0, NULL) ==
-	       PM_NOMODEL, "moe triton unfused needs injected MoE topk: no model");
+	       PM_FAIL, "moe triton unfused without the injected MoE topk fails (KeyError)");
 	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,4],[4,8,8],[2,2]]", "[]", "", "", 1,
 		   NULL) == PM_NOTIMPL, "moe backward raises NotImplementedError");
 	tap_ok(run("pseudo_op::moe_aiter_fused_1stage", "[[2,8],[4,32,0],[4,8,8],[2,2]]", "[]", "", "", 0,
