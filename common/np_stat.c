@@ -306,3 +306,36 @@ void pd_argsort_desc(const double *v, size_t *idx, size_t n)
 	free(o);
 	free(map);
 }
+
+/*
+ * numpy 1.24 _quantile, "linear": virtual index (n - 1) * q; gamma its
+ * distance from the floor (after clipping to the last index); _lerp
+ * computes a + (b - a) * g, or b - (b - a) * (1 - g) when g >= 0.5.
+ */
+double np_quantile(const double *v, size_t n, double q)
+{
+	double virt, prev, gamma, a, b, diff;
+	size_t lo, hi;
+
+	if (!n)
+		return NAN;
+	virt = (double)(n - 1) * q;
+	if (virt >= (double)(n - 1)) {
+		lo = hi = n - 1;
+		prev = -1;	/* numpy's index -1: gamma = virt + 1 */
+	} else if (virt < 0) {
+		lo = hi = 0;
+		prev = 0;
+	} else {
+		prev = floor(virt);
+		lo = (size_t)prev;
+		hi = lo + 1;
+	}
+	gamma = virt - prev;
+	a = v[lo];
+	b = v[hi];
+	diff = b - a;
+	if (gamma >= 0.5)
+		return b - diff * (1 - gamma);
+	return a + diff * gamma;
+}

@@ -9,6 +9,7 @@
  *	double md = np_median(x, n);    np.median (x is reordered)
  *	double r = np_round(x, 2);      np.round(x, 2) = rint(x*100)/100
  *	double v = pd_std(x, n);        pandas Series.std (ddof=1), NaN if n < 2
+ *	double q = np_quantile(v, n, q); Series.quantile(q), "linear"; v sorted
  *
  * np_sum follows numpy's pairwise_sum (loops_utils.h.src): n < 8 a plain
  * left-to-right sum; 8 <= n <= 128 eight strided partial sums combined as
@@ -53,5 +54,7 @@ void np_argsort_quick(const double *v, size_t *idx, size_t n);
 void pd_argsort_desc(const double *v, size_t *idx, size_t n);
 /* qsort comparator for doubles, ascending */
 int np_cmp_double(const void *a, const void *b);
+
+double np_quantile(const double *sorted, size_t n, double q);
 
 #endif

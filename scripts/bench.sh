@@ -10,7 +10,10 @@
 # .json.gz.  CPU seconds (user + system, all threads) are shown too: on a
 # shared machine wall time also counts waiting for a core, and
 # "MB/s per CPU second" is the one-core figure.  Stages that are not built yet (tl-tree, tl-timeline, tl-diff,
-# scripts/tl-report) are skipped, saying so.
+# scripts/tl-report) are skipped, saying so.  What tl-idle adds to tl-report
+# is the difference with a `tl-report --no-idle` run (target: at most 20 %
+# of the wall time); HTA itself on the same trace runs with TL_BENCH_HTA=1
+# (minutes and gigabytes, so only on request).
 #
 # Each row's ×zcat is its wall time over zcat's, and cpu×zcat its CPU
 # seconds over zcat's, both measured in this run.  Targets (issue 12):
@@ -113,6 +116,33 @@ if [ -f "$src/scripts/tl-report" ]; then
 		s += $2; if ($2 > m) m = $2 } END { printf "; sum %.0f; largest %.0f bytes/event\n",
 		s / 1024, (ev > 0 ? m * 1024 / ev : 0) }' "$tmp/report.procs" |
 		sed 's/^/  tl-report processes, peak RSS MB: /'
+	# what tl-idle (HTA's breakdowns, OUT/idle/) adds to the report
+	rm -rf "$tmp/report0.d"
+	PATH="$BIN:$PATH" t report0 sh "$src/scripts/tl-report" --no-idle -o "$tmp/report0.d" "$gz"
+	row "scripts/tl-report --no-idle" .json.gz "$(wall report0)" "$(cpu report0)" "$(rss report0)"
+	awk -v a="$(wall report)" -v b="$(wall report0)" -v c="$(cpu report)" -v d="$(cpu report0)" \
+		'BEGIN { if (b > 0 && d > 0) printf "  tl-idle adds %.0f %% to the wall time, %.0f %% to the CPU time (target: <= 20 %% wall)\n",
+			100 * (a - b) / b, 100 * (c - d) / d }'
+	"$BIN/tl-cat" "$gz" | "$BIN/tl-tree" >"$tmp/idle.nodes" 2>/dev/null &&
+		t idle "$BIN/tl-idle" -o "$tmp/idle.d" "$tmp/idle.nodes"
+	row "tl-idle (its node file)" nodes "$(wall idle)" "$(cpu idle)" "$(rss idle)"
+	rm -f "$tmp/idle.nodes"
+	# HTA itself on the same trace, on request: minutes and gigabytes
+	if [ "${TL_BENCH_HTA:-}" = 1 ] && [ -x "$SHARED/tools/oracle/hta" ]; then
+		mkdir -p "$tmp/hta.in" && ln -s "$gz" "$tmp/hta.in/trace.json.gz"
+		t hta "$SHARED/tools/oracle/hta" "$tmp/hta.in" "$tmp/hta.out"
+		row "HTA (oracle/hta: the same tables)" .json.gz "$(wall hta)" "$(cpu hta)" "$(rss hta)"
+	else
+		echo "  (HTA's own time on this trace: TL_BENCH_HTA=1 make bench; README has the figure)"
+	fi
+	# tl-html on the finished folder (tl-report ran it too): its cost, and
+	# the page's size, which must stay under 2 MB whatever the trace's size
+	if [ -x "$BIN/tl-html" ] && [ -d "$tmp/report.d" ]; then
+		t html "$BIN/tl-html" -o "$tmp/report.html" "$tmp/report.d"
+		row "tl-html (report.html)" folder "$(wall html)" "$(cpu html)" "$(rss html)"
+		awk -v b="$(wc -c <"$tmp/report.html")" 'BEGIN { printf "  report.html: %.2f MB (limit 2 MB: %s)\n",
+			b / 1048576, b < 2 * 1048576 ? "ok" : "OVER" }'
+	fi
 else
 	echo "(scripts/tl-report not there: report row skipped)"
 fi
@@ -162,4 +192,4 @@ else
 fi
 echo "targets: tl-report <= 1.0 ×zcat (aim 0.6); tl-cat >= 1000 MB/s on .json (one core);"
 echo "         largest tl-report process <= 60 bytes/event, sum <= 430 MB; tl-diff of two traces <= 2 ×zcat;"
-echo "         tl-coll reduce of 64 ranks < 1 s"
+echo "         tl-coll reduce of 64 ranks < 1 s; report.html < 2 MB; tl-idle <= 20 % of tl-report's wall time"
