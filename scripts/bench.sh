@@ -83,7 +83,7 @@ t cat_nd "$BIN/tl-cat" --ndjson "$json"
 events=$("$BIN/tl-cat" "$json" | awk -F'\t' '$1 == "#end" { print $3 }')
 
 echo "input: $gz ($mb MB of JSON, $events events, scale ×$scale)"
-printf "%-32s %-8s %7s %7s %7s %7s %9s %6s\n" stage input wall_s cpu_s \
+printf "%-32s %-8s %7s %7s %7s %7s %9s %6s %8s\n" stage input wall_s cpu_s \
 	"MB/s" "MB/cpu_s" "RSS_MB" "×zcat" "cpu×zcat"
 for x in zcat:zcat:.json.gz cat_gz:tl-cat:.json.gz cat_json:tl-cat:.json \
 	cat_nd:"tl-cat --ndjson":.json; do
