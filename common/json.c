@@ -14,7 +14,10 @@
 
 void json_init(struct json *j)
 {
+	const char *e = getenv("TL_JSON");
+
 	memset(j, 0, sizeof(*j));
+	j->fast = !(e && !strcmp(e, "jsmn"));
 }
 
 void json_release(struct json *j)
@@ -490,6 +493,171 @@ static int is_prim(char c)
 }
 
 /*
+ * The one-pass tokeniser for compact text (no white space outside
+ * strings: every event json_scan hands over, and json_parse's squeezed
+ * copy).  It builds the tokens jsmn builds (types, extents, sizes, parent
+ * links, in document order) and checks what check_grammar checks, in one
+ * walk, with no second pass over the tokens.  It accepts only values that
+ * jsmn and check_grammar both accept; on anything else (white space, a
+ * control byte, a backslash where escapes is 0, nesting deeper than
+ * FAST_DEPTH, a bad number...) it returns -1 without a message and the
+ * caller takes the jsmn path, which finds the error and words it as it
+ * always has.
+ */
+#define FAST_DEPTH 32
+
+static unsigned fast_tok(struct json *j, unsigned *n, int type, size_t start,
+			 int parent)
+{
+	struct json_tok *t;
+
+	if (*n == j->alloc)
+		xgrow((void **)&j->tok, &j->alloc, j->alloc * 2, sizeof(*j->tok));
+	t = &j->tok[*n];
+	t->type = type;
+	t->start = (int)start;
+	t->end = -1;
+	t->size = 0;
+	t->parent = parent;
+	return (*n)++;
+}
+
+/*
+ * The string whose text starts at s[p] (after the opening quote): the
+ * offset of its closing quote, or -1.  16 bytes at a time with SSE2,
+ * stopping at a quote, a backslash or a control byte.
+ */
+static long fast_string(const struct json *j, const char *s, size_t len, size_t p)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t b = p;
+	int backslash = 0;
+
+	for (;;) {
+#ifdef __SSE2__
+		while (p + 16 <= len) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(u + p));
+			__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)),
+						     _mm_set1_epi8(0x1f));
+			int hit = _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+			if (hit) {
+				p += (size_t)__builtin_ctz((unsigned)hit);
+				break;
+			}
+			p += 16;
+		}
+#endif
+		while (p < len && u[p] >= 0x20 && u[p] != '"' && u[p] != '\\')
+			p++;
+		if (p >= len || u[p] < 0x20)
+			return -1;
+		if (u[p] == '"')
+			break;
+		backslash = 1;
+		p += 2;		/* the escaped byte; json_string_check judges it */
+	}
+	if (backslash && (!j->escapes || json_string_check(s + b, p - b) >= 0))
+		return -1;
+	return (long)p;
+}
+
+/* Bytes a number or literal is made of (what follows must be , ] or }). */
+static int fast_prim_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
+static int fast_tokens(struct json *j, const char *s, size_t len)
+{
+	unsigned stack[FAST_DEPTH];
+	unsigned depth = 0, n = 0, top = 0, t;	/* fast_tok may move j->tok */
+	int parent = -1;	/* the token the next value belongs to */
+	size_t p = 0;
+	long e;
+
+	if (!j->fast || len == 0 || len >= (size_t)1 << 31 ||
+	    (s[0] != '{' && s[0] != '['))
+		return -1;
+	if (j->alloc < TOK_START)
+		xgrow((void **)&j->tok, &j->alloc, TOK_START, sizeof(*j->tok));
+value:		/* a value starts at s[p] */
+	if (s[p] == '{' || s[p] == '[') {
+		if (depth == FAST_DEPTH)
+			return -1;
+		top = fast_tok(j, &n, s[p] == '{' ? JSON_OBJECT : JSON_ARRAY, p, parent);
+		if (parent >= 0)
+			j->tok[parent].size++;
+		stack[depth++] = top;
+		if (++p >= len)
+			return -1;
+		if (s[p] == '}' || s[p] == ']')
+			goto close;
+		if (j->tok[top].type == JSON_OBJECT)
+			goto key;
+		parent = (int)top;
+		goto value;
+	}
+	if (s[p] == '"') {
+		if ((e = fast_string(j, s, len, p + 1)) < 0)
+			return -1;
+		t = fast_tok(j, &n, JSON_STRING, p + 1, parent);
+		j->tok[t].end = (int)e;
+		p = (size_t)e + 1;
+	} else {
+		size_t q = p;
+		while (q < len && fast_prim_byte((unsigned char)s[q]))
+			q++;
+		if (q >= len || (s[q] != ',' && s[q] != ']' && s[q] != '}') ||
+		    !json_literal_ok(s + p, q - p))
+			return -1;
+		t = fast_tok(j, &n, JSON_PRIMITIVE, p, parent);
+		j->tok[t].end = (int)q;
+		p = q;
+	}
+	j->tok[parent].size++;	/* a string or primitive is never the root */
+after:		/* a value ended before s[p], inside stack[depth - 1] */
+	if (p >= len)
+		return -1;
+	top = stack[depth - 1];
+	if (s[p] == ',') {
+		if (++p >= len)
+			return -1;
+		if (j->tok[top].type == JSON_OBJECT)
+			goto key;
+		parent = (int)top;
+		goto value;
+	}
+	if (s[p] != '}' && s[p] != ']')
+		return -1;
+close:		/* s[p] closes stack[depth - 1] */
+	top = stack[depth - 1];
+	if ((s[p] == '}') != (j->tok[top].type == JSON_OBJECT))
+		return -1;
+	j->tok[top].end = (int)++p;
+	if (--depth)
+		goto after;
+	if (p != len)
+		return -1;
+	j->ntok = n;
+	return 0;
+key:		/* a key of object stack[depth - 1] starts at s[p] */
+	top = stack[depth - 1];
+	if (s[p] != '"' || (e = fast_string(j, s, len, p + 1)) < 0)
+		return -1;
+	parent = (int)fast_tok(j, &n, JSON_STRING, p + 1, (int)top);
+	j->tok[parent].end = (int)e;
+	j->tok[top].size++;
+	p = (size_t)e + 1;
+	if (p + 1 >= len || s[p] != ':')
+		return -1;
+	p++;
+	goto value;
+}
+
+/*
  * Copy the string whose opening quote is at s[*i] to o[*n], advancing
  * both past its closing quote (or to the end of s).  Strings are most of
  * a trace's bytes, so 16 bytes at a time with SSE2 where there is room.
@@ -567,7 +735,8 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 {
 	squeeze(j, s, len);
 	j->escapes = 1;
-	if (parse_tokens(j, j->text, j->len, strings) == 0)
+	if (fast_tokens(j, j->text, j->len) == 0 ||
+	    parse_tokens(j, j->text, j->len, strings) == 0)
 		return 0;
 	/* find where the caller's text goes wrong: parse it as it is */
 	if (parse_tokens(j, s, len, strings) == 0)
@@ -581,7 +750,7 @@ int json_parse_compact(struct json *j, const char *s, size_t len, int escapes)
 	j->escapes = escapes;
 	j->text = s;
 	j->len = len;
-	if (parse_tokens(j, s, len, 0) == 0)
+	if (fast_tokens(j, s, len) == 0 || parse_tokens(j, s, len, 0) == 0)
 		return 0;
 	j->ntok = 0;
 	return -1;

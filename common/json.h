@@ -25,6 +25,13 @@
  * its number of keys, an array's its number of elements; a key's only
  * child is its value.  Buffers are reused between calls.
  *
+ * Compact text (every trace event) is tokenised in one pass that builds
+ * jsmn's tokens and checks the grammar at once; anything it does not
+ * accept goes through jsmn and the grammar check, which find and word the
+ * error, so messages and offsets do not depend on the path.  TL_JSON=jsmn
+ * in the environment (read by json_init) takes the jsmn path always: the
+ * tests compare the two.
+ *
  * Compact JSON (tl-stream(5)): the source text with white space outside
  * strings removed; every string and number byte for byte as written.
  */
@@ -73,6 +80,9 @@ struct json {
 	/* set when json_parse fails: offset into the caller's text, reason */
 	size_t err_off;
 	const char *err_msg;
+	/* 0: always tokenise with jsmn (TL_JSON=jsmn), else compact text
+	 * goes through the one-pass tokeniser first (json.c) */
+	int fast;
 };
 
 void json_init(struct json *j);

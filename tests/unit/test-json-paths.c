@@ -1,0 +1,160 @@
+/*
+ * json.c's two tokenisers give the same answers: the one-pass tokeniser
+ * for compact text and jsmn with the grammar check (TL_JSON=jsmn).  For
+ * every value (hand-written edge cases, each event of the trace files
+ * named on the command line, and seeded random mutations of them): both
+ * accept or both refuse, accepted values get byte-identical tokens, and a
+ * refusal gets the same message at the same offset.
+ *
+ * usage: test-json-paths [TRACE.json...]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "json_scan.h"
+#include "tap.h"
+
+static struct json fast, slow;
+static unsigned long nvalues, ndiff;
+static unsigned long long seed = 88172645463325252ULL;
+
+static unsigned rnd(unsigned n)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return (unsigned)(seed % n);
+}
+
+static void differ(const char *how, const char *t, size_t n)
+{
+	if (ndiff++ < 10)
+		printf("# %s: %.*s\n", how, (int)(n > 200 ? 200 : n), t);
+}
+
+/* Compare both paths on t[0..n), t NUL-terminated. */
+static void compare(const char *t, size_t n, int escapes)
+{
+	int a, b;
+
+	nvalues++;
+	a = json_parse(&fast, t, n);
+	b = json_parse(&slow, t, n);
+	if (a != b)
+		differ("json_parse accepts on one path only", t, n);
+	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
+		differ("json_parse: another message or offset", t, n);
+	else if (a == 0 && (fast.ntok != slow.ntok ||
+			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
+		differ("json_parse: other tokens", t, n);
+	a = json_parse_compact(&fast, t, n, escapes);
+	b = json_parse_compact(&slow, t, n, escapes);
+	if (a != b)
+		differ("json_parse_compact accepts on one path only", t, n);
+	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
+		differ("json_parse_compact: another message or offset", t, n);
+	else if (a == 0 && (fast.ntok != slow.ntok ||
+			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
+		differ("json_parse_compact: other tokens", t, n);
+}
+
+/* A few random edits (replace, insert, delete a byte) of t, compared. */
+static void mutate(const char *t, size_t n, char *m)
+{
+	static const char pool[] = "{}[]\",:\\ 0123456789-+.eEtrufalsnu\x01\x7f\xc3";
+
+	for (int k = 0; k < 8; k++) {
+		size_t len = n;
+		memcpy(m, t, n);
+		for (int e = 1 + (int)rnd(3); e > 0 && len > 1; e--) {
+			size_t at = rnd((unsigned)len);
+			char c = pool[rnd(sizeof(pool) - 1)];
+			switch (rnd(3)) {
+			case 0: m[at] = c; break;
+			case 1: memmove(m + at + 1, m + at, len - at); m[at] = c; len++; break;
+			default: memmove(m + at, m + at + 1, len - at - 1); len--; break;
+			}
+		}
+		m[len] = '\0';
+		compare(m, len, 1);
+	}
+}
+
+static const char *cases[] = {
+	"{}", "[]", "{\"a\":{}}", "[[],{}]", "{\"a\":[1,2,{\"b\":null}],\"c\":\"d\"}",
+	"[1,-0,0.5,-1.5e+3,1E-2,true,false,null]", "[01]", "[1.]", "[.5]", "[1e]",
+	"[-]", "[tru]", "[nulll]", "[1 2]", "[1,]", "{\"a\":1,}", "{\"a\"}", "{\"a\":}",
+	"{\"a\" :1}", "{1:2}", "{\"a\":1 }", "[\"a\\\"b\"]", "[\"\\u00e9\\ud83d\\ude00\"]",
+	"[\"\\ud83d\"]", "[\"\\x\"]", "[\"\\u12\"]", "[\"a\x01\"]", "[\"a", "{\"a\":[1,2}",
+	"[1]]", "[1]x", "{\"a\":1}{", "\"s\"", "1", " {} ", "{\"\":\"\"}", "[[[[[[[[[[1]]]]]]]]]]",
+	"{\"k\":\"\xc3\xa9\"}", "[\"a\x00b\"]", "{\"a\":1:2}", "[\"a\":1]", "{,}", "[,1]",
+	"[1,,2]", "{\"a\":1,,\"b\":2}", "[{\"a\":[{\"b\":[{}]}]}]", "[\"\\/\\b\\f\\n\\r\\t\\\\\"]",
+};
+
+/* The events of a trace file, each compared and every seventh mutated. */
+static void trace(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *doc, *m;
+	long size;
+	struct json_scan s;
+	struct json_scan_item it;
+	unsigned long k = 0;
+	int r;
+
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		tap_ok(0, path);
+		return;
+	}
+	doc = malloc((size_t)size + 1);
+	m = malloc((size_t)size + 4);
+	if (fread(doc, 1, (size_t)size, f) != (size_t)size)
+		size = 0;
+	fclose(f);
+	json_scan_init(&s);
+	json_scan_set_buf(&s, doc, (size_t)size, 0);
+	while ((r = json_scan_next(&s, &it)) > JSON_SCAN_MORE && r != JSON_SCAN_DONE) {
+		compare(it.ctext, it.clen, it.escapes);
+		if (++k % 7 == 0)
+			mutate(it.ctext, it.clen, m);
+	}
+	json_scan_release(&s);
+	free(doc);
+	free(m);
+	printf("# %s: %lu elements\n", path, k);
+	tap_str(r == JSON_SCAN_DONE && k > 0 ? "done" : "stopped", "done",
+		"the trace scans to its end");
+}
+
+int main(int argc, char **argv)
+{
+	char m[4096];
+	unsigned long before;
+
+	json_init(&fast);
+	json_init(&slow);
+	fast.fast = 1;
+	slow.fast = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		compare(cases[i], strlen(cases[i]), 1);
+		for (int k = 0; k < 40; k++)
+			mutate(cases[i], strlen(cases[i]), m);
+	}
+	/* a value nested deeper than the one-pass tokeniser goes */
+	memset(m, '[', 100);
+	memset(m + 100, ']', 100);
+	m[200] = '\0';
+	compare(m, 200, 0);
+	tap_ok(ndiff == 0, "edge cases and their mutations: the same on both paths");
+	for (int a = 1; a < argc; a++) {
+		before = ndiff;
+		trace(argv[a]);
+		tap_ok(ndiff == before, "trace events and their mutations: the same on both paths");
+	}
+	printf("# %lu values compared, %lu differences\n", nvalues, ndiff);
+	json_release(&fast);
+	json_release(&slow);
+	return tap_done();
+}
