@@ -6,6 +6,8 @@
 #include "err.h"
 #include "cat_event.h"
 #include "cat_input.h"
+#include "cat_rocprof.h"
+#include "json_pull.h"
 #include "json_scan.h"
 #include "json.h"
 #include "outbuf.h"
@@ -173,18 +175,81 @@ static int scan(struct cat *c, struct cat_input *in, const char *name,
 	}
 }
 
+/* The formats a trace may be in, told by its first bytes. */
+enum format { FMT_EVENTS, FMT_ROCPROF };
+
+/*
+ * Read the first bytes into the window (enough to tell, or 4 KiB, unless it is
+ * shorter) and tell the format by them.  -1: read error (reported).
+ */
+static int sniff(struct cat *c, struct cat_input *in, const char *name,
+		 enum format *fmt)
+{
+	int r;
+
+	c->len = 0;
+	for (;;) {
+		r = cat_rocprof_sniff(c->buf, c->len);
+		if (r >= 0 || c->len >= 4096)
+			break;
+		ssize_t got = cat_input_read(in, c->buf + c->len, READ_MIN);
+		if (got < 0) {
+			tl_warn("%s: byte %zu: %s", name, c->len, cat_input_error(in));
+			return -1;
+		}
+		if (got == 0)
+			break;
+		c->len += (size_t)got;
+	}
+	*fmt = r == 1 ? FMT_ROCPROF : FMT_EVENTS;
+	return 0;
+}
+
+static ssize_t pull_read(void *ctx, char *buf, size_t n, const char **msg)
+{
+	ssize_t r = cat_input_read(ctx, buf, n);
+
+	if (r < 0)
+		*msg = cat_input_error(ctx);
+	return r;
+}
+
+static int rocprof_stream(struct cat *c, struct cat_input *in, const char *name,
+			  unsigned src, struct counts *n)
+{
+	struct json_pull p;
+	int rc;
+
+	json_pull_init(&p, c->buf, c->len, pull_read, in);
+	rc = cat_rocprof(c->w, &p, name, src, c->o.keep_going, &n->elements, &n->skipped);
+	n->written = n->elements - n->skipped;
+	json_pull_release(&p);
+	return rc;
+}
+
 /* One trace: 0 ok, 1 bad. */
 static int cat_stream(struct cat *c, struct cat_input *in)
 {
 	const char *name = cat_input_name(in);
 	unsigned src = c->nsrc++;
 	struct counts n = { 0, 0, 0 };
+	enum format fmt;
 	int rc;
 
 	cat_event_source(c->w, src, name);
+	if (sniff(c, in, name, &fmt) < 0)
+		return 1;
+	if (fmt == FMT_ROCPROF) {
+		rc = rocprof_stream(c, in, name, src, &n);
+		if (rc == 0)
+			cat_event_end(c->w, src, n.elements, n.skipped);
+		if (c->o.verbose)
+			tl_warn("%s: %" PRIu64 " records read, %" PRIu64 " written, %"
+				PRIu64 " skipped", name, n.elements, n.written, n.skipped);
+		return rc < 0 || n.skipped;
+	}
 	json_scan_init(&c->s);
-	c->len = 0;
-	json_scan_set_buf(&c->s, c->buf, 0, 1);
+	json_scan_set_buf(&c->s, c->buf, c->len, 1);
 	rc = scan(c, in, name, src, &n);
 	if (rc == 0)
 		cat_event_end(c->w, src, n.elements, n.skipped);
