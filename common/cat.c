@@ -19,6 +19,7 @@
 
 struct cat {
 	struct cat_opts o;
+	struct outbuf *ob;
 	struct cat_event_out *w;
 	struct json j;
 	struct json_scan s;
@@ -37,11 +38,13 @@ struct cat *cat_new(struct outbuf *ob, const struct cat_opts *o)
 	struct cat *c = xcalloc(1, sizeof(*c));
 
 	c->o = *o;
+	c->ob = ob;
 	c->w = cat_event_out_new(ob, o->ndjson);
 	json_init(&c->j);
 	c->cap = WINDOW_START;
 	c->buf = xmalloc(c->cap);
-	cat_event_header(c->w);
+	if (!o->format)
+		cat_event_header(c->w);
 	return c;
 }
 
@@ -176,22 +179,59 @@ static int scan(struct cat *c, struct cat_input *in, const char *name,
 }
 
 /* The formats a trace may be in, told by its first bytes. */
-enum format { FMT_EVENTS, FMT_ROCPROF };
+enum format { FMT_EVENTS, FMT_ROCPROF, FMT_XPLANE, FMT_PFTRACE, FMT_PERFETTO };
+
+static const char *const format_name[] = {
+	"kineto", "rocprofv3", "xplane", "pftrace", "perfetto",
+};
+
+/* A protobuf varint at *p (below end): 0, or -1 if cut or too long. */
+static int varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	*v = 0;
+	for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return 0;
+	}
+	return -1;
+}
 
 /*
- * Read the first bytes into the window (enough to tell, or 4 KiB, unless it is
+ * An XSpace (tensorflow.profiler, .xplane.pb) starts with its first plane
+ * (field 1), whose name (field 2, after an optional id) starts with '/':
+ * "/host:CPU", "/device:GPU:0", "/host:metadata".
+ */
+static int is_xspace(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n;
+	uint64_t v;
+
+	if (n < 4 || *p++ != 0x0a || varint(&p, end, &v) < 0)
+		return 0;
+	if (p < end && *p == 0x08) {
+		p++;
+		if (varint(&p, end, &v) < 0)
+			return 0;
+	}
+	if (p >= end || *p++ != 0x12 || varint(&p, end, &v) < 0 || !v)
+		return 0;
+	return p < end && *p == '/';
+}
+
+/*
+ * Read the first bytes into the window (4 KiB, unless the input is
  * shorter) and tell the format by them.  -1: read error (reported).
  */
 static int sniff(struct cat *c, struct cat_input *in, const char *name,
 		 enum format *fmt)
 {
-	int r;
+	const unsigned char *b = (const unsigned char *)c->buf;
+	size_t i = 0;
 
 	c->len = 0;
-	for (;;) {
-		r = cat_rocprof_sniff(c->buf, c->len);
-		if (r >= 0 || c->len >= 4096)
-			break;
+	while (c->len < 4096) {
 		ssize_t got = cat_input_read(in, c->buf + c->len, READ_MIN);
 		if (got < 0) {
 			tl_warn("%s: byte %zu: %s", name, c->len, cat_input_error(in));
@@ -201,7 +241,21 @@ static int sniff(struct cat *c, struct cat_input *in, const char *name,
 			break;
 		c->len += (size_t)got;
 	}
-	*fmt = r == 1 ? FMT_ROCPROF : FMT_EVENTS;
+	*fmt = FMT_EVENTS;
+	if (cat_rocprof_sniff(c->buf, c->len) == 1) {
+		*fmt = FMT_ROCPROF;
+		return 0;
+	}
+	if (c->len >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < c->len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+		i++;
+	if (i < c->len && b[i] != '{' && b[i] != '[') {
+		if (is_xspace(b, c->len))
+			*fmt = FMT_XPLANE;
+		else if (b[0] == 0x0a)
+			*fmt = FMT_PFTRACE;	/* a protobuf, packets in field 1 */
+	}
 	return 0;
 }
 
@@ -227,6 +281,126 @@ static int rocprof_stream(struct cat *c, struct cat_input *in, const char *name,
 	return rc;
 }
 
+/*
+ * Does this event look like rocprofv3's Perfetto output after traceconv
+ * json: a rocprofv3 category, or its begin_ns/agent debug annotations?
+ */
+static int perfetto_event(const struct json *j)
+{
+	static const char *const cats[] = {
+		"hip_api", "hsa_api", "kernel_dispatch", "memory_copy", "marker_api",
+		"rccl_api", "gpu_activity", NULL,
+	};
+	unsigned i = 1;
+
+	for (int m = 0; m < j->tok[0].size; m++, i = json_skip(j, i + 1)) {
+		unsigned v = i + 1;
+		if (json_tok_eq(j, i, "cat", 3) && j->tok[v].type == JSON_STRING) {
+			for (int k = 0; cats[k]; k++)
+				if (json_tok_eq(j, v, cats[k], strlen(cats[k])))
+					return 1;
+		} else if (json_tok_eq(j, i, "args", 4) && j->tok[v].type == JSON_OBJECT) {
+			unsigned a = v + 1;
+			for (int n = 0; n < j->tok[v].size; n++, a = json_skip(j, a + 1))
+				if (json_tok_eq(j, a, "begin_ns", 8) || json_tok_eq(j, a, "agent", 5))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/* The first 1000 events of a JSON trace: Perfetto-style or Kineto.  -1 bad. */
+static int probe_events(struct cat *c, struct cat_input *in, const char *name,
+			enum format *fmt)
+{
+	struct json_scan_item it;
+	int seen = 0, r;
+
+	json_scan_init(&c->s);
+	json_scan_set_buf(&c->s, c->buf, c->len, 1);
+	for (r = 0; r >= 0 && seen < 1000;) {
+		switch (json_scan_next(&c->s, &it)) {
+		case JSON_SCAN_EVENT:
+			seen++;
+			if (json_parse_compact(&c->j, it.ctext, it.clen, it.escapes) == 0 &&
+			    c->j.tok[0].type == JSON_OBJECT && perfetto_event(&c->j)) {
+				*fmt = FMT_PERFETTO;
+				seen = 1000;
+			}
+			break;
+		case JSON_SCAN_TOP:
+			break;
+		case JSON_SCAN_DONE:
+			seen = 1000;
+			break;
+		case JSON_SCAN_ERROR:
+			tl_warn("%s: byte %" PRIu64 ": %s", name, c->s.err_off, c->s.err_msg);
+			r = -1;
+			break;
+		default:
+			r = refill(c, in, name);
+			if (r == 0)
+				seen = 1000;
+		}
+	}
+	json_scan_release(&c->s);
+	return r < 0 ? -1 : 0;
+}
+
+/* --format: "NAME<TAB>FORMAT" */
+static int print_format(struct cat *c, struct cat_input *in, const char *name,
+			enum format fmt)
+{
+	if (fmt == FMT_EVENTS && probe_events(c, in, name, &fmt) < 0)
+		return 1;
+	outbuf_tsv(c->ob, name, strlen(name));
+	outbuf_putc(c->ob, '\t');
+	outbuf_puts(c->ob, format_name[fmt]);
+	outbuf_putc(c->ob, '\n');
+	return 0;
+}
+
+static int pftrace_message(const char *name)
+{
+	static const char *const sufs[] = { ".pftrace", ".perfetto-trace", ".pb", NULL };
+	const char *in = strcmp(name, "-") ? name : "TRACE.pftrace";
+	size_t n = strlen(in);
+
+	/* the JSON's name: the trace's without its suffix, plus .json */
+	for (int i = 0; sufs[i]; i++) {
+		size_t k = strlen(sufs[i]);
+		if (n > k && !strcmp(in + n - k, sufs[i])) {
+			n -= k;
+			break;
+		}
+	}
+	tl_warn("%s: a binary Perfetto trace (protobuf), not JSON: convert it with "
+		"Perfetto's traceconv first: traceconv json %s %.*s.json",
+		name, in, (int)n, in);
+	return 1;
+}
+
+static int events_stream(struct cat *c, struct cat_input *in, const char *name,
+			 unsigned src, struct counts *n)
+{
+	int rc;
+
+	json_scan_init(&c->s);
+	json_scan_set_buf(&c->s, c->buf, c->len, 1);
+	rc = scan(c, in, name, src, n);
+	json_scan_release(&c->s);
+	return rc;
+}
+
+/* An XSpace: read whole (protobuf-c unpacks one message), then converted. */
+static int xplane_stream(struct cat *c, struct cat_input *in, const char *name,
+			 unsigned src, struct counts *n)
+{
+	(void)c; (void)in; (void)src; (void)n;
+	tl_warn("%s: XPlane (.xplane.pb) input is not read yet", name);
+	return -1;
+}
+
 /* One trace: 0 ok, 1 bad. */
 static int cat_stream(struct cat *c, struct cat_input *in)
 {
@@ -236,27 +410,30 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 	enum format fmt;
 	int rc;
 
-	cat_event_source(c->w, src, name);
+	if (!c->o.format)
+		cat_event_source(c->w, src, name);
 	if (sniff(c, in, name, &fmt) < 0)
 		return 1;
-	if (fmt == FMT_ROCPROF) {
+	if (c->o.format)
+		return print_format(c, in, name, fmt);
+	switch (fmt) {
+	case FMT_ROCPROF:
 		rc = rocprof_stream(c, in, name, src, &n);
-		if (rc == 0)
-			cat_event_end(c->w, src, n.elements, n.skipped);
-		if (c->o.verbose)
-			tl_warn("%s: %" PRIu64 " records read, %" PRIu64 " written, %"
-				PRIu64 " skipped", name, n.elements, n.written, n.skipped);
-		return rc < 0 || n.skipped;
+		break;
+	case FMT_XPLANE:
+		rc = xplane_stream(c, in, name, src, &n);
+		break;
+	case FMT_PFTRACE:
+		return pftrace_message(name);
+	default:
+		rc = events_stream(c, in, name, src, &n);
 	}
-	json_scan_init(&c->s);
-	json_scan_set_buf(&c->s, c->buf, c->len, 1);
-	rc = scan(c, in, name, src, &n);
 	if (rc == 0)
 		cat_event_end(c->w, src, n.elements, n.skipped);
-	json_scan_release(&c->s);
 	if (c->o.verbose)
-		tl_warn("%s: %" PRIu64 " events read, %" PRIu64 " written, %"
-			PRIu64 " skipped", name, n.elements, n.written, n.skipped);
+		tl_warn("%s: %" PRIu64 " %s read, %" PRIu64 " written, %" PRIu64 " skipped",
+			name, n.elements, fmt == FMT_EVENTS ? "events" : "records",
+			n.written, n.skipped);
 	return rc < 0 || n.skipped;
 }
 

@@ -306,3 +306,60 @@ void pd_argsort_desc(const double *v, size_t *idx, size_t n)
 	free(o);
 	free(map);
 }
+
+double pd_group_mean(const double *x, size_t n)
+{
+	double sum = 0, comp = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		double y = x[i] - comp, t = sum + y;
+		comp = t - sum - y;
+		sum = t;
+	}
+	return sum / (double)n;
+}
+
+double pd_group_std(const double *x, size_t n)
+{
+	double mean = 0, m2 = 0;
+
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		double old = mean;
+		mean += (x[i] - old) / (double)(i + 1);
+		m2 += (x[i] - mean) * (x[i] - old);
+	}
+	return sqrt(m2 / (double)(n - 1));
+}
+
+void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *count)
+{
+	double lo = np_min(x, n), hi = np_max(x, n), step, norm;
+
+	if (lo == hi) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	/* np.linspace: i * step + start, the last edge set to stop */
+	step = (hi - lo) / (double)bins;
+	for (size_t i = 0; i <= bins; i++)
+		edge[i] = (double)i * step + lo;
+	edge[bins] = hi;
+	for (size_t i = 0; i < bins; i++)
+		count[i] = 0;
+	norm = (double)bins / (hi - lo);
+	for (size_t i = 0; i < n; i++) {
+		/* numpy 1.24: (x - first_edge) * (bins / (last_edge - first_edge)) */
+		long b = (long)((x[i] - lo) * norm);
+		if (b == (long)bins)
+			b--;
+		if (x[i] < edge[b])
+			b--;
+		if (x[i] >= edge[b + 1] && b != (long)bins - 1)
+			b++;
+		count[b]++;
+	}
+}

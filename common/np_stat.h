@@ -53,5 +53,19 @@ void np_argsort_quick(const double *v, size_t *idx, size_t n);
 void pd_argsort_desc(const double *v, size_t *idx, size_t n);
 /* qsort comparator for doubles, ascending */
 int np_cmp_double(const void *a, const void *b);
+/*
+ * pandas groupby aggregates (groupby.pyx, pandas 1.5), which differ from
+ * the Series ones in rounding: mean sums with Kahan compensation; std is
+ * Welford's running variance (ddof 1, NaN below 2 values), then sqrt.
+ * Values in the group's row order.
+ */
+double pd_group_mean(const double *x, size_t n);
+double pd_group_std(const double *x, size_t n);
+/*
+ * np.histogram(x, bins) with equal-width bins: edge[0..bins] (linspace of
+ * min..max, widened by 0.5 each way when they are equal) and count[0..bins),
+ * numpy's index corrections included.  n must be > 0; x is not changed.
+ */
+void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *count);
 
 #endif

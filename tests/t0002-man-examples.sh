@@ -18,6 +18,7 @@ sed 's/"dur": *\([0-9]\)/"dur": 1\1/' trace.json | gzip -c >variant.json.gz
 tar czf traces.tar.gz trace.json
 cp traces.tar.gz run.tar.gz
 tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
+cp "$TL_SRC/tests/t1100-cat-rocprof.d/mixed_results.json" run_results.json
 if [ -f "$TL_SRC/scripts/tl-report" ]; then
 	sh "$TL_SRC/scripts/tl-report" -o base_report base.json.gz >/dev/null 2>&1
 	sh "$TL_SRC/scripts/tl-report" -o variant_report variant.json.gz >/dev/null 2>&1
