@@ -7,6 +7,7 @@
 #include "cat_event.h"
 #include "cat_input.h"
 #include "cat_rocprof.h"
+#include "cat_xplane.h"
 #include "json_pull.h"
 #include "json_scan.h"
 #include "json.h"
@@ -185,41 +186,6 @@ static const char *const format_name[] = {
 	"kineto", "rocprofv3", "xplane", "pftrace", "perfetto",
 };
 
-/* A protobuf varint at *p (below end): 0, or -1 if cut or too long. */
-static int varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	*v = 0;
-	for (int shift = 0; shift < 64 && *p < end; shift += 7) {
-		unsigned char b = *(*p)++;
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return 0;
-	}
-	return -1;
-}
-
-/*
- * An XSpace (tensorflow.profiler, .xplane.pb) starts with its first plane
- * (field 1), whose name (field 2, after an optional id) starts with '/':
- * "/host:CPU", "/device:GPU:0", "/host:metadata".
- */
-static int is_xspace(const unsigned char *p, size_t n)
-{
-	const unsigned char *end = p + n;
-	uint64_t v;
-
-	if (n < 4 || *p++ != 0x0a || varint(&p, end, &v) < 0)
-		return 0;
-	if (p < end && *p == 0x08) {
-		p++;
-		if (varint(&p, end, &v) < 0)
-			return 0;
-	}
-	if (p >= end || *p++ != 0x12 || varint(&p, end, &v) < 0 || !v)
-		return 0;
-	return p < end && *p == '/';
-}
-
 /*
  * Read the first bytes into the window (4 KiB, unless the input is
  * shorter) and tell the format by them.  -1: read error (reported).
@@ -251,7 +217,7 @@ static int sniff(struct cat *c, struct cat_input *in, const char *name,
 	while (i < c->len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
 		i++;
 	if (i < c->len && b[i] != '{' && b[i] != '[') {
-		if (is_xspace(b, c->len))
+		if (cat_xplane_sniff(b, c->len))
 			*fmt = FMT_XPLANE;
 		else if (b[0] == 0x0a)
 			*fmt = FMT_PFTRACE;	/* a protobuf, packets in field 1 */
@@ -392,13 +358,39 @@ static int events_stream(struct cat *c, struct cat_input *in, const char *name,
 	return rc;
 }
 
-/* An XSpace: read whole (protobuf-c unpacks one message), then converted. */
+/*
+ * An XSpace: read whole (protobuf-c unpacks one message), then converted.
+ * -1 fatal, 1 written with an embedded HLO module unreadable, 0 ok.
+ */
 static int xplane_stream(struct cat *c, struct cat_input *in, const char *name,
 			 unsigned src, struct counts *n)
 {
-	(void)c; (void)in; (void)src; (void)n;
-	tl_warn("%s: XPlane (.xplane.pb) input is not read yet", name);
-	return -1;
+	ssize_t r;
+	int rc;
+
+	for (;;) {
+		if (c->cap - c->len < READ_MIN) {
+			c->cap = st_mult(c->cap, 2);
+			c->buf = xrealloc(c->buf, c->cap);
+		}
+		r = cat_input_read(in, c->buf + c->len, READ_MIN);
+		if (r < 0) {
+			tl_warn("%s: byte %zu: %s", name, c->len, cat_input_error(in));
+			return -1;
+		}
+		if (r == 0)
+			break;
+		c->len += (size_t)r;
+	}
+	rc = cat_xplane(c->w, (const uint8_t *)c->buf, c->len, name, src, &n->elements);
+	n->written = n->elements;
+	/* the window goes back to its usual size for the next trace */
+	if (c->cap > WINDOW_START) {
+		free(c->buf);
+		c->cap = WINDOW_START;
+		c->buf = xmalloc(c->cap);
+	}
+	return rc;
 }
 
 /* One trace: 0 ok, 1 bad. */
@@ -428,13 +420,13 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 	default:
 		rc = events_stream(c, in, name, src, &n);
 	}
-	if (rc == 0)
+	if (rc >= 0)
 		cat_event_end(c->w, src, n.elements, n.skipped);
 	if (c->o.verbose)
 		tl_warn("%s: %" PRIu64 " %s read, %" PRIu64 " written, %" PRIu64 " skipped",
 			name, n.elements, fmt == FMT_EVENTS ? "events" : "records",
 			n.written, n.skipped);
-	return rc < 0 || n.skipped;
+	return rc != 0 || n.skipped;
 }
 
 int cat_file(struct cat *c, const char *path)
