@@ -326,23 +326,34 @@ static int print_format(struct cat *c, struct cat_input *in, const char *name,
 	return 0;
 }
 
+/*
+ * A protobuf that is not an XSpace: most likely a binary Perfetto trace,
+ * which tl reads after Perfetto's traceconv has made JSON of it.
+ */
 static int pftrace_message(const char *name)
 {
-	static const char *const sufs[] = { ".pftrace", ".perfetto-trace", ".pb", NULL };
+	static const char *const sufs[] = { ".pftrace", ".perfetto-trace", NULL };
 	const char *in = strcmp(name, "-") ? name : "TRACE.pftrace";
 	size_t n = strlen(in);
+	int perfetto = 0;
 
 	/* the JSON's name: the trace's without its suffix, plus .json */
 	for (int i = 0; sufs[i]; i++) {
 		size_t k = strlen(sufs[i]);
 		if (n > k && !strcmp(in + n - k, sufs[i])) {
 			n -= k;
+			perfetto = 1;
 			break;
 		}
 	}
-	tl_warn("%s: a binary Perfetto trace (protobuf), not JSON: convert it with "
-		"Perfetto's traceconv first: traceconv json %s %.*s.json",
-		name, in, (int)n, in);
+	if (perfetto)
+		tl_warn("%s: a binary Perfetto trace (protobuf), not JSON: convert it with "
+			"Perfetto's traceconv first: traceconv json %s %.*s.json",
+			name, in, (int)n, in);
+	else
+		tl_warn("%s: byte 0: a protobuf but not an XSpace (no plane named \"/...\" "
+			"first); a binary Perfetto trace? convert it with Perfetto's traceconv "
+			"first: traceconv json %s %.*s.json", name, in, (int)n, in);
 	return 1;
 }
 

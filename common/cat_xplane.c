@@ -100,7 +100,10 @@ static int check_message(const uint8_t *b, size_t start, size_t end, int m,
 		case 2:
 			if (get_varint(b, end, &i, &len) < 0 || len > end - i) {
 				*off = at;
-				*msg = "truncated protobuf: a field runs past the end";
+				*msg = "truncated protobuf: the field that starts here runs past the end";
+				/* a submessage cut short: say where inside it */
+				if (len > end - i && sub_kind(m, tag >> 3) != M_NONE)
+					check_message(b, i, end, sub_kind(m, tag >> 3), off, msg);
 				return -1;
 			}
 			if (sub_kind(m, tag >> 3) != M_NONE &&
