@@ -1981,11 +1981,8 @@ int jax_report_write(struct jax_report *r, const char *sheet, struct sheet *sh)
 		} else {
 			rc = -1;
 			for (int c = 0; c < NCATS && rc < 0; c++)
-				if (!strcmp(sheet, cats[c].sheet)) {
-					if (op_frame(r, k, nk, c, &f) < 0)
-						f.empty_no_columns = 1;
-					rc = 0;
-				}
+				if (!strcmp(sheet, cats[c].sheet))
+					rc = op_frame(r, k, nk, c, &f);
 		}
 	}
 	if (rc == 0)
