@@ -434,9 +434,11 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 	if (rc >= 0)
 		cat_event_end(c->w, src, n.elements, n.skipped);
 	if (c->o.verbose)
-		tl_warn("%s: %" PRIu64 " %s read, %" PRIu64 " written, %" PRIu64 " skipped",
+		tl_warn("%s: %" PRIu64 " %s read, %" PRIu64 " written, %" PRIu64 " skipped%s%s",
 			name, n.elements, fmt == FMT_EVENTS ? "events" : "records",
-			n.written, n.skipped);
+			n.written, n.skipped,
+			cat_input_inflater(in) ? "; gzip inflated with " : "",
+			cat_input_inflater(in) ? cat_input_inflater(in) : "");
 	return rc != 0 || n.skipped;
 }
 

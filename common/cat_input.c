@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "err.h"
+#include "cat_inflate.h"
 #include "cat_input.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -57,9 +57,11 @@ struct cat_input {
 	char *name;
 	/* gzip over the raw bytes of the current stream */
 	int gz;
-	z_stream z;
-	int z_init, z_member_end;
+	struct cat_inflate *zi;
+	int z_member_end;
 	unsigned char *zin;
+	const unsigned char *zp;	/* compressed bytes not yet inflated */
+	size_t zn;
 	struct pump *pump;
 	char err[256];
 };
@@ -132,47 +134,43 @@ static int is_zip(const char *p, size_t n)
 	return n >= 4 && (!memcmp(p, "PK\3\4", 4) || !memcmp(p, "PK\5\6", 4));
 }
 
+const char *cat_input_inflater(const struct cat_input *in)
+{
+	return in->gz ? cat_inflate_name() : NULL;
+}
+
 /* Does the gzip data in the peek buffer hold a tar? */
 static int gzip_holds_tar(const struct cat_input *in)
 {
-	unsigned char out[512];
-	z_stream z;
-	int tar;
+	unsigned char out[512], *o = out;
+	const unsigned char *p = (const unsigned char *)in->peek;
+	size_t pn = in->npeek, on = sizeof(out);
+	struct cat_inflate *z = cat_inflate_new();
 
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 15 + 16) != Z_OK)
-		return 0;
-	z.next_in = (unsigned char *)in->peek;
-	z.avail_in = (uInt)in->npeek;
-	z.next_out = out;
-	z.avail_out = sizeof(out);
-	inflate(&z, Z_SYNC_FLUSH);
-	tar = is_tar((const char *)out, sizeof(out) - z.avail_out);
-	inflateEnd(&z);
-	return tar;
+	while (on && pn && cat_inflate_run(z, &p, &pn, &o, &on) == CAT_INFLATE_OK)
+		;
+	cat_inflate_free(z);
+	return is_tar((const char *)out, sizeof(out) - on);
 }
 
 /* ---- gzip ---- */
 
 static int gz_start(struct cat_input *in)
 {
-	memset(&in->z, 0, sizeof(in->z));
-	if (inflateInit2(&in->z, 15 + 16) != Z_OK) {
-		set_err(in, "%s", "cannot start zlib");
-		return -1;
-	}
+	if (!in->zi)
+		in->zi = cat_inflate_new();
+	cat_inflate_reset(in->zi);
 	if (!in->zin)
 		in->zin = xmalloc(ZIN_SIZE);
-	in->z_init = 1;
+	in->zn = 0;
 	in->z_member_end = 0;
 	return 0;
 }
 
 static void gz_end(struct cat_input *in)
 {
-	if (in->z_init)
-		inflateEnd(&in->z);
-	in->z_init = 0;
+	cat_inflate_free(in->zi);
+	in->zi = NULL;
 }
 
 /*
@@ -183,36 +181,32 @@ static void gz_end(struct cat_input *in)
 static int gz_next_member(struct cat_input *in)
 {
 	for (;;) {
-		while (in->z.avail_in && !*in->z.next_in) {
-			in->z.next_in++;
-			in->z.avail_in--;
+		while (in->zn && !*in->zp) {
+			in->zp++;
+			in->zn--;
 		}
-		if (in->z.avail_in >= 2 || (in->z.avail_in == 1 && in->z.next_in[0] != 0x1f))
+		if (in->zn >= 2 || (in->zn == 1 && in->zp[0] != 0x1f))
 			break;
-		if (in->z.avail_in == 1) {
-			in->zin[0] = in->z.next_in[0];
-			in->z.next_in = in->zin;
-		} else {
-			in->z.next_in = in->zin;
-		}
-		ssize_t r = raw_read(in, (char *)in->zin + in->z.avail_in,
-				     ZIN_SIZE - in->z.avail_in);
+		if (in->zn == 1)
+			in->zin[0] = in->zp[0];
+		in->zp = in->zin;
+		ssize_t r = raw_read(in, (char *)in->zin + in->zn, ZIN_SIZE - in->zn);
 		if (r < 0)
 			return -1;
 		if (r == 0) {
-			if (in->z.avail_in) {
+			if (in->zn) {
 				set_err(in, "%s", "trailing garbage after gzip data");
 				return -1;
 			}
 			return 0;
 		}
-		in->z.avail_in += (uInt)r;
+		in->zn += (size_t)r;
 	}
-	if (!is_gzip((const char *)in->z.next_in, in->z.avail_in)) {
+	if (!is_gzip((const char *)in->zp, in->zn)) {
 		set_err(in, "%s", "trailing garbage after gzip data");
 		return -1;
 	}
-	inflateReset(&in->z);
+	cat_inflate_reset(in->zi);
 	in->z_member_end = 0;
 	return 1;
 }
@@ -220,16 +214,17 @@ static int gz_next_member(struct cat_input *in)
 /* Inflate up to n bytes into out: count, 0 at the end, -1 on error. */
 static ssize_t gz_read(struct cat_input *in, char *out, size_t n)
 {
-	in->z.next_out = (unsigned char *)out;
-	in->z.avail_out = (uInt)n;
-	while (in->z.avail_out == n) {
+	unsigned char *o = (unsigned char *)out;
+	size_t on = n;
+
+	while (on == n) {
 		int r;
 		if (in->z_member_end) {
 			r = gz_next_member(in);
 			if (r <= 0)
 				return r;
 		}
-		if (!in->z.avail_in) {
+		if (!in->zn) {
 			ssize_t k = raw_read(in, (char *)in->zin, ZIN_SIZE);
 			if (k < 0)
 				return -1;
@@ -237,19 +232,18 @@ static ssize_t gz_read(struct cat_input *in, char *out, size_t n)
 				set_err(in, "%s", "truncated gzip data");
 				return -1;
 			}
-			in->z.next_in = in->zin;
-			in->z.avail_in = (uInt)k;
+			in->zp = in->zin;
+			in->zn = (size_t)k;
 		}
-		r = inflate(&in->z, Z_NO_FLUSH);
-		if (r == Z_STREAM_END) {
+		r = cat_inflate_run(in->zi, &in->zp, &in->zn, &o, &on);
+		if (r == CAT_INFLATE_END) {
 			in->z_member_end = 1;
-		} else if (r != Z_OK && r != Z_BUF_ERROR) {
-			set_err(in, "gzip data error: %s",
-				in->z.msg ? in->z.msg : "corrupt data");
+		} else if (r == CAT_INFLATE_ERROR) {
+			set_err(in, "gzip data error: %s", cat_inflate_error(in->zi));
 			return -1;
 		}
 	}
-	return (ssize_t)(n - in->z.avail_out);
+	return (ssize_t)(n - on);
 }
 
 /* The decompressed bytes of the current stream, in the producer thread. */

@@ -41,6 +41,8 @@ const char *cat_input_name(const struct cat_input *in);
 ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n);
 /* The last error, without file name: "truncated gzip data" */
 const char *cat_input_error(const struct cat_input *in);
+/* "isa-l" or "zlib" when the current stream is gzip, else NULL. */
+const char *cat_input_inflater(const struct cat_input *in);
 void cat_input_close(struct cat_input *in);
 
 #endif
