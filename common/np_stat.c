@@ -34,8 +34,16 @@ static double pairwise(const double *a, size_t n)
 
 double np_sum(const double *x, size_t n)
 {
-	/* numpy starts the reduction from the identity 0.0 */
-	return 0.0 + pairwise(x, n);
+	/*
+	 * numpy starts the reduction from the identity 0.0 and feeds the
+	 * inner loop at most one buffer (8192 elements) at a time, adding
+	 * each block's pairwise sum to the running total.
+	 */
+	double s = 0.0;
+
+	for (size_t i = 0; i < n; i += 8192)
+		s += pairwise(x + i, n - i < 8192 ? n - i : 8192);
+	return s;
 }
 
 double np_mean(const double *x, size_t n)

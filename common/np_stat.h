@@ -13,7 +13,9 @@
  * np_sum follows numpy's pairwise_sum (loops_utils.h.src): n < 8 a plain
  * left-to-right sum; 8 <= n <= 128 eight strided partial sums combined as
  * ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) then the rest added in order; larger
- * n split at n/2 rounded down to a multiple of 8.  An empty input gives 0;
+ * n split at n/2 rounded down to a multiple of 8.  Past 8192 values numpy's
+ * reduction feeds blocks of 8192 (its buffer size), each block summed
+ * pairwise and added to a running total.  An empty input gives 0;
  * np_mean/np_std/np_median of nothing give NaN.
  *
  * Intervals [start, end) (doubles, end = ts + dur computed once):
