@@ -11,7 +11,8 @@
 #   CC, CFLAGS, LDFLAGS the usual
 #   T=PATTERN           make check T='t1*' runs only the matching tests
 #
-# Targets: all (default), check, bench, report TRACE=path, install, clean.
+# Targets: all (default), check, bench, report TRACE=path, report-ranks DIR=path,
+# install, clean.
 -include config.mak
 
 PREFIX   ?= /usr/local
@@ -121,12 +122,20 @@ check: all
 
 bench: all
 	sh scripts/bench.sh
+	sh scripts/bench-ranks.sh
 
 # make report TRACE=path: the report folder goes next to the trace, as
 # TraceLens does; without TRACE, the shipped sample's goes to build/.
 report: all
 	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-report \
 		$(if $(TRACE),$(TRACE),-o build/sample_perf_report_csvs share/tl/sample/trace.json)
+
+# make report-ranks DIR=folder: the job report of a folder of rank traces
+# (tl-ranks --trace-dir: the rank from each file name), into OUT
+# (build/job_report by default).
+report-ranks: all
+	@test -n "$(DIR)" || { echo "make report-ranks DIR=folder-of-rank-traces [OUT=folder]" >&2; exit 2; }
+	PATH=$(CURDIR)/bin:$$PATH sh scripts/tl-ranks -o $(or $(OUT),build/job_report) --trace-dir $(DIR)
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -143,5 +152,5 @@ install: all
 clean:
 	rm -rf build bin tests/trash
 
-.PHONY: all check bench report install clean
+.PHONY: all check bench report report-ranks install clean
 .SECONDARY:

@@ -21,10 +21,12 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-diff [-hps] [-n N] [-o DIR] [--prune-non-gpu] [--python] BASELINE VARIANT";
+	"usage: tl-diff [-hps] [-n N] [--no-html] [-o DIR] [--prune-non-gpu] [--python]\n"
+	"               BASELINE VARIANT";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "no-html", no_argument, NULL, 'H' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "prune-non-gpu", no_argument, NULL, 'P' },
@@ -178,8 +180,27 @@ static int load_both(const char *p1, const char *p2, int python, struct strpool 
 
 struct opts {
 	const char *dir;
-	int print, summary, prune, top, python;
+	int print, summary, prune, top, python, html;
 };
+
+/*
+ * -o DIR: report.html, drawn by tl-html from the finished folder; none
+ * when there is no diff_stats.csv (no GPU work under the trees) to draw.
+ */
+static int draw_page(const char *dir)
+{
+	char html[PATH_MAX], stats[PATH_MAX];
+
+	snprintf(stats, sizeof(stats), "%s/diff_stats.csv", dir);
+	if (access(stats, F_OK) != 0)
+		return 0;
+	sibling("tl-html", html, sizeof(html));
+	if (!waited_ok(spawn(html, dir, -1, 1, NULL, 0))) {
+		tl_warn("%s: %s could not draw report.html (--no-html skips it)", dir, html);
+		return 1;
+	}
+	return 0;
+}
 
 static int report(struct tree_read *t1, struct tree_read *t2, const struct opts *o)
 {
@@ -192,6 +213,8 @@ static int report(struct tree_read *t1, struct tree_read *t2, const struct opts 
 	td = diff_report_new(tm);
 	if (o->dir && diff_report_write_dir(td, o->dir, o->prune) < 0)
 		rc = 1;
+	else if (o->dir && o->html)
+		rc = draw_page(o->dir);
 	ob = outbuf_open_fd(1);
 	if (o->print)
 		diff_merge_write_tree(tm, ob, o->prune);
@@ -205,7 +228,7 @@ static int report(struct tree_read *t1, struct tree_read *t2, const struct opts 
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, 0, 0, 0, 10, 0 };
+	struct opts o = { NULL, 0, 0, 0, 10, 0, 1 };
 	struct strpool *sp;
 	struct tree_read *t1, *t2;
 	int c, rc;
@@ -213,6 +236,7 @@ int main(int argc, char **argv)
 	tl_init(argv[0]);
 	while ((c = tl_getopt(argc, argv, "hn:o:ps", longopts, usage)) != -1)
 		switch (c) {
+		case 'H': o.html = 0; break;
 		case 'n': o.top = (int)tl_opt_long("-n", optarg); break;
 		case 'o': o.dir = optarg; break;
 		case 'p': o.print = 1; break;

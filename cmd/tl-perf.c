@@ -14,13 +14,14 @@
 #include "opt.h"
 #include "perf_report.h"
 #include "perf_sheet.h"
+#include "report_info.h"
 #include "xalloc.h"
 #include "banned.h"
 
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
-	"               [--ops FILE] [-o DIR] [-s SHEET]... [--short-kernel-us N]\n"
-	"               [--topk N] [FILE]";
+	"               [--info FILE] [--ops FILE] [-o DIR] [-s SHEET]...\n"
+	"               [--short-kernel-us N] [--topk N] [FILE]";
 
 static const struct option longopts[] = {
 	{ "all-gpu", no_argument, NULL, 'A' },
@@ -28,6 +29,7 @@ static const struct option longopts[] = {
 	{ "bins", required_argument, NULL, 'B' },
 	{ "csv", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "info", required_argument, NULL, 'I' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "ops", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
@@ -41,7 +43,7 @@ struct opts {
 	int all_gpu, csv;
 	long bins, topk;
 	double short_us;
-	const char *dir, *ops, *arch;
+	const char *dir, *ops, *arch, *info;
 	const char **sheets;
 	size_t nsheets;
 };
@@ -89,25 +91,47 @@ static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const str
 	return rval;
 }
 
-/* --arch NAME|FILE, or auto: from the trace's deviceProperties name */
-static struct perf_arch *pick_arch(const struct opts *o, const struct tree_nodes *ns, int *bad)
+/*
+ * --arch NAME|FILE, or auto: from the trace's deviceProperties name; *how
+ * says which, for report_info.csv
+ */
+static struct perf_arch *pick_arch(const struct opts *o, const struct tree_nodes *ns, int *bad,
+				   const char **how)
 {
 	struct perf_arch *a = NULL;
 
 	*bad = 0;
+	*how = "none";
 	if (!o->arch)
 		return NULL;
 	if (strcmp(o->arch, "auto")) {
+		*how = "given";
 		if (!(a = perf_arch_load(o->arch)))
 			*bad = 1;
 		return a;
 	}
-	if (ns->device && (a = perf_arch_detect(ns->device)))
+	*how = "auto";
+	if (ns->device && (a = perf_arch_detect(ns->device))) {
 		tl_warn("roofline for '%s' with arch %s (%s)", ns->device, a->name, a->path);
-	else
+	} else {
+		*how = "no match";
 		tl_warn("no arch table for device '%s': no roofline columns (use --arch NAME)",
 			ns->device ? ns->device : "unknown");
+	}
 	return a;
+}
+
+/* --info FILE: report_info.csv */
+static void write_info(const struct opts *o, const struct tree_nodes *ns,
+		       const struct perf_arch *arch, const char *how)
+{
+	struct outbuf *ob;
+
+	if (!o->info)
+		return;
+	ob = outbuf_open_path(o->info);
+	report_info_write(ob, ns, arch, how, o->short_us);
+	outbuf_close(ob);
 }
 
 static void print_name(const char *name)
@@ -122,15 +146,17 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	struct perf_report *pr;
 	struct perf_sheet *ps;
 	struct perf_arch *arch;
+	const char *how;
 	int rval;
 
 	if (!ns)
 		return 1;
-	arch = pick_arch(o, ns, &rval);
+	arch = pick_arch(o, ns, &rval, &how);
 	if (rval) {
 		tree_nodes_free(ns);
 		return 1;
 	}
+	write_info(o, ns, arch, how);
 	tp = perf_tree_new(ns, db, o->all_gpu);
 	pr = perf_report_new(tp);
 	pr->short_us = o->short_us;
@@ -184,6 +210,7 @@ int main(int argc, char **argv)
 		case 'B': o.bins = tl_opt_long("--bins", optarg); break;
 		case 'C': o.csv = 1; break;
 		case 'D': o.ops = optarg; break;
+		case 'I': o.info = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
 		case 'l': list = 1; break;

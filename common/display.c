@@ -48,6 +48,19 @@ static void put_hex(struct outbuf *ob, unsigned char c)
 	outbuf_put(ob, b, 4);
 }
 
+/* The character reference HTML text and attribute values need for c. */
+static const char *html_entity(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	default: return NULL;
+	}
+}
+
 void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -58,13 +71,17 @@ void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
 		size_t k = c >= 0x20 && c < 0x7f ? 1 : utf8_len(u + i, n - i);
 		int c1 = k == 2 && c == 0xc2 && u[i + 1] < 0xa0;
 		int md = mode == DISPLAY_MARKDOWN && (c == '|' || c == '\\');
+		const char *ent = mode == DISPLAY_HTML ? html_entity(c) : NULL;
 
-		if (k && !c1 && !md && c >= 0x20 && c != 0x7f) {
+		if (k && !c1 && !md && !ent && c >= 0x20 && c != 0x7f) {
 			i += k;
 			continue;
 		}
 		outbuf_put(ob, s + run, i - run);
-		if (md) {
+		if (ent) {
+			outbuf_puts(ob, ent);
+			i++;
+		} else if (md) {
 			outbuf_putc(ob, '\\');
 			outbuf_putc(ob, (char)c);
 			i++;

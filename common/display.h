@@ -19,7 +19,9 @@ struct outbuf;
 
 enum {
 	DISPLAY_TERMINAL = 0,	/* control characters escaped */
-	DISPLAY_MARKDOWN = 1	/* also '|' and '\\', for a Markdown table cell */
+	DISPLAY_MARKDOWN = 1,	/* also '|' and '\\', for a Markdown table cell */
+	DISPLAY_HTML = 2	/* also & < > " ' as character references, for
+				 * HTML/SVG text and attribute values */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include "err.h"
 #include "json_value.h"
 #include "np_stat.h"
+#include "pd_agg.h"
 #include "pd_groupby.h"
 #include "py_repr.h"
 #include "stream.h"
@@ -1330,7 +1331,7 @@ static void group_stats(const struct pv *v, const size_t *rows, size_t n, int dt
 	double *x = gather(v, rows, n);
 
 	out[0] = pv_float(pd_group_mean(x, n));
-	out[2] = pv_float(pd_group_std(x, n));
+	out[2] = pv_float(pd_group_std(x, n, 1));
 	if (dt == DT_INT) {
 		int64_t lo = v[rows[0]].i, hi = v[rows[0]].i;
 		for (size_t i = 0; i < n; i++) {
@@ -1708,7 +1709,7 @@ static void float_stats(const double *all, const size_t *rows, size_t n, struct 
 		if (all[rows[i]] == all[rows[i]])	/* pandas skips NaN */
 			x[m++] = all[rows[i]];
 	out[0] = pv_float(m ? pd_group_mean(x, m) : NAN);
-	out[2] = pv_float(pd_group_std(x, m));
+	out[2] = pv_float(pd_group_std(x, m, 1));
 	out[3] = pv_float(m ? np_min(x, m) : NAN);
 	out[4] = pv_float(m ? np_max(x, m) : NAN);
 	out[1] = pv_float(m ? np_median(x, m) : NAN);

@@ -315,34 +315,6 @@ void pd_argsort_desc(const double *v, size_t *idx, size_t n)
 	free(map);
 }
 
-double pd_group_mean(const double *x, size_t n)
-{
-	double sum = 0, comp = 0;
-
-	if (!n)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		double y = x[i] - comp, t = sum + y;
-		comp = t - sum - y;
-		sum = t;
-	}
-	return sum / (double)n;
-}
-
-double pd_group_std(const double *x, size_t n)
-{
-	double mean = 0, m2 = 0;
-
-	if (n < 2)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		double old = mean;
-		mean += (x[i] - old) / (double)(i + 1);
-		m2 += (x[i] - mean) * (x[i] - old);
-	}
-	return sqrt(m2 / (double)(n - 1));
-}
-
 void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *count)
 {
 	double lo = np_min(x, n), hi = np_max(x, n), step, norm;
@@ -370,4 +342,37 @@ void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *
 			b++;
 		count[b]++;
 	}
+}
+
+/*
+ * numpy 1.24 _quantile, "linear": virtual index (n - 1) * q; gamma its
+ * distance from the floor (after clipping to the last index); _lerp
+ * computes a + (b - a) * g, or b - (b - a) * (1 - g) when g >= 0.5.
+ */
+double np_quantile(const double *v, size_t n, double q)
+{
+	double virt, prev, gamma, a, b, diff;
+	size_t lo, hi;
+
+	if (!n)
+		return NAN;
+	virt = (double)(n - 1) * q;
+	if (virt >= (double)(n - 1)) {
+		lo = hi = n - 1;
+		prev = -1;	/* numpy's index -1: gamma = virt + 1 */
+	} else if (virt < 0) {
+		lo = hi = 0;
+		prev = 0;
+	} else {
+		prev = floor(virt);
+		lo = (size_t)prev;
+		hi = lo + 1;
+	}
+	gamma = virt - prev;
+	a = v[lo];
+	b = v[hi];
+	diff = b - a;
+	if (gamma >= 0.5)
+		return b - diff * (1 - gamma);
+	return a + diff * gamma;
 }

@@ -9,6 +9,7 @@
  *	double md = np_median(x, n);    np.median (x is reordered)
  *	double r = np_round(x, 2);      np.round(x, 2) = rint(x*100)/100
  *	double v = pd_std(x, n);        pandas Series.std (ddof=1), NaN if n < 2
+ *	double q = np_quantile(v, n, q); Series.quantile(q), "linear"; v sorted
  *
  * np_sum follows numpy's pairwise_sum (loops_utils.h.src): n < 8 a plain
  * left-to-right sum; 8 <= n <= 128 eight strided partial sums combined as
@@ -55,19 +56,14 @@ void np_argsort_quick(const double *v, size_t *idx, size_t n);
 void pd_argsort_desc(const double *v, size_t *idx, size_t n);
 /* qsort comparator for doubles, ascending */
 int np_cmp_double(const void *a, const void *b);
-/*
- * pandas groupby aggregates (groupby.pyx, pandas 1.5), which differ from
- * the Series ones in rounding: mean sums with Kahan compensation; std is
- * Welford's running variance (ddof 1, NaN below 2 values), then sqrt.
- * Values in the group's row order.
- */
-double pd_group_mean(const double *x, size_t n);
-double pd_group_std(const double *x, size_t n);
+/* pandas groupby aggregates: pd_agg.h */
 /*
  * np.histogram(x, bins) with equal-width bins: edge[0..bins] (linspace of
  * min..max, widened by 0.5 each way when they are equal) and count[0..bins),
  * numpy's index corrections included.  n must be > 0; x is not changed.
  */
 void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *count);
+
+double np_quantile(const double *sorted, size_t n, double q);
 
 #endif

@@ -210,7 +210,9 @@ static void build_launchers(struct perf_tree *tp)
 	for (i = 0; i < tp->nlaunch; i++)
 		finish_launcher(tp, &tp->launch[i]);
 	sort_tp = tp;
-	qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
+	/* a trace whose only kernels are collectives has no launcher: NULL */
+	if (tp->nlaunch)
+		qsort(tp->launch, tp->nlaunch, sizeof(*tp->launch), cmp_launch_ts);
 	for (i = 0; i < tp->nlaunch; i++)
 		tp->launcher_of[tp->launch[i].uid] = (int32_t)i;
 }

@@ -8,6 +8,7 @@
 #include "err.h"
 #include "json_value.h"
 #include "np_stat.h"
+#include "pd_agg.h"
 #include "pftrace_report.h"
 #include "py_repr.h"
 #include "py_stat.h"

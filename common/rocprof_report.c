@@ -8,6 +8,7 @@
 #include "err.h"
 #include "json_value.h"
 #include "np_stat.h"
+#include "pd_agg.h"
 #include "pd_groupby.h"
 #include "py_repr.h"
 #include "stream.h"
@@ -527,7 +528,7 @@ static int write_kernel_summary(struct rocprof_report *r, struct sheet *sh)
 		size_t i = order[o], n;
 		const size_t *gr = pd_groupby_rows(g, gs[i].gi, &n);
 		double *x = values(r, gr, n), mean = pd_group_mean(x, n);
-		double sd = pd_group_std(x, n), mn = np_min(x, n), mx = np_max(x, n);
+		double sd = pd_group_std(x, n, 1), mn = np_min(x, n), mx = np_max(x, n);
 		double med = np_median(x, n);
 		const char *name = pd_groupby_key(g, gs[i].gi);
 		sheet_str(sh, name);

@@ -18,6 +18,10 @@ static const char *const head[] = {
 static const char *const tail[] = {
 	"kernel_summary", "short_kernel_histogram", "short_kernels_summary",
 	"coll_analysis",
+	/* the multi-rank collective report's (tl-coll), in its order */
+	"nccl_summary_implicit_sync", "nccl_summary_long", "nccl_summary_all2allv",
+	"nccl_all2allv_heatmap", "nccl_long", "nccl_implicit_sync", "nccl_all2allv",
+	"straggler_summary",
 };
 
 enum { GROUP_HEAD, GROUP_PERF, GROUP_TAIL, GROUP_OTHER };

@@ -14,7 +14,10 @@
  * built from op_to_perf_model_class_map in insertion order), for each
  * category C: C, C_fwd, C_bwd, each followed by its _kl_overlap variant;
  * then kernel_summary, short_kernel_histogram, short_kernels_summary,
- * coll_analysis; then every other name in byte order (extension sheets,
+ * coll_analysis; then the multi-rank collective report's sheets
+ * (nccl_summary_implicit_sync, nccl_summary_long, nccl_summary_all2allv,
+ * nccl_all2allv_heatmap, nccl_long, nccl_implicit_sync, nccl_all2allv,
+ * straggler_summary); then every other name in byte order (extension sheets,
  * which TraceLens appends last).  Without ops.tsv (tl_share_path finds
  * none) the perf-model sheets count as other names; a malformed ops.tsv
  * dies as perf_ops_load does.  Equal names keep no particular order.

@@ -16,6 +16,7 @@ static const struct {
 } known[] = {
 	{ "events", 1 },
 	{ "nodes", 1 },
+	{ "coll", 1 },
 };
 
 struct stream {
@@ -139,7 +140,7 @@ static int parse_header(struct stream *s, const char *kinds)
 		return -1;
 	}
 	if (!known_kind(s->kind, version)) {
-		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1 and tl-nodes 1)",
+		tl_warn("%s:1: unsupported stream 'tl-%s %d' (this tl reads tl-events 1, tl-nodes 1 and tl-coll 1)",
 			s->name, s->kind, version);
 		return -1;
 	}
@@ -183,27 +184,33 @@ static void widen_pipe(int fd)
 
 struct stream *stream_open(const char *path, const char *kinds)
 {
-	struct stream *s = xcalloc(1, sizeof(*s));
+	FILE *fp = stdin;
 
-	if (!path || !strcmp(path, "-")) {
-		s->fp = stdin;
-		s->name = xstrdup("-");
-	} else {
-		s->fp = fopen(path, "r");
-		s->name = xstrdup(path);
-		if (!s->fp) {
+	if (path && strcmp(path, "-")) {
+		fp = fopen(path, "r");
+		if (!fp) {
 			tl_warn_errno("%s", path);
-			stream_close(s);
 			return NULL;
 		}
 	}
+	return stream_open_fp(fp, fp == stdin ? "-" : path, kinds);
+}
+
+struct stream *stream_open_fp(FILE *fp, const char *name, const char *kinds)
+{
+	struct stream *s = xcalloc(1, sizeof(*s));
+
+	s->fp = fp;
+	s->name = xstrdup(name);
 	/*
 	 * Big reads: glibc ignores setvbuf's size without a buffer.  stdin's
 	 * buffer is static because stdin is never closed; a file's is freed
 	 * after fclose.
 	 */
 	widen_pipe(fileno(s->fp));
-	if (s->fp == stdin) {
+	if (fileno(s->fp) < 0) {
+		/* a memory stream (fmemopen): no buffer to widen */
+	} else if (s->fp == stdin) {
 		static char stdin_buf[1 << 20];
 		setvbuf(stdin, stdin_buf, _IOFBF, sizeof(stdin_buf));
 	} else {

@@ -24,6 +24,7 @@
 #define TL_STREAM_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum { STREAM_ERROR = -1, STREAM_EOF = 0, STREAM_ROW = 1, STREAM_DIRECTIVE = 2 };
 
@@ -31,6 +32,11 @@ struct stream;
 
 /* kinds: comma-separated list of acceptable kinds, e.g. "events,nodes" */
 struct stream *stream_open(const char *path, const char *kinds);
+/*
+ * The same on an open FILE (fmemopen(3) for a buffer), named name in
+ * messages; stream_close closes it unless it is stdin.
+ */
+struct stream *stream_open_fp(FILE *fp, const char *name, const char *kinds);
 void stream_close(struct stream *s);
 int stream_next(struct stream *s);
 

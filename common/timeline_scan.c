@@ -11,6 +11,7 @@
 #include "stream.h"
 #include "strpool.h"
 #include "timeline.h"
+#include "timeline_strip.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -62,6 +63,8 @@ struct scan {
 	size_t nres, res_alloc;
 	struct timeline tl;
 	int rval;
+	struct outbuf *strip;	/* --strip: the sheet being written */
+	int strip_sources;
 };
 
 static const char *field(struct scan *s, int c)
@@ -219,7 +222,8 @@ static int counted(const struct scan *s, const struct gev *e)
  * --per-stream) and returns the groups in output order, with count and
  * pos set so that order[pos .. pos+count) lists the group's events.
  */
-static struct group *make_groups(struct scan *s, size_t *ngroups, size_t **order)
+static struct group *make_groups(struct scan *s, int per_gpu, int per_stream,
+				 size_t *ngroups, size_t **order)
 {
 	struct keymap m;
 	struct group *g = NULL;
@@ -228,8 +232,8 @@ static struct group *make_groups(struct scan *s, size_t *ngroups, size_t **order
 	keymap_init(&m);
 	for (size_t i = 0; i < s->nev; i++) {
 		struct gev *e = &s->ev[i];
-		uint32_t gpu = s->o->per_gpu || s->o->per_stream ? e->pid : 0;
-		uint32_t st = s->o->per_stream ? e->stream : 0;
+		uint32_t gpu = per_gpu || per_stream ? e->pid : 0;
+		uint32_t st = per_stream ? e->stream : 0;
 		uint64_t *slot;
 
 		if (!counted(s, e))
@@ -284,7 +288,7 @@ static void add_result(struct scan *s, const struct group *g, const struct break
 static void breakdowns(struct scan *s)
 {
 	size_t ng, *order;
-	struct group *g = make_groups(s, &ng, &order);
+	struct group *g = make_groups(s, s->o->per_gpu, s->o->per_stream, &ng, &order);
 	struct breakdown b;
 
 	for (size_t k = 0; k < ng; k++) {
@@ -298,6 +302,65 @@ static void breakdowns(struct scan *s)
 	}
 	free(order);
 	free(g);
+}
+
+/* A pid or stream as a person reads it (JSON string quotes dropped), allocated. */
+static char *place_plain(const char *text)
+{
+	size_t n = strlen(text);
+
+	if (n >= 2 && text[0] == '"' && text[n - 1] == '"' && !strchr(text, '\\'))
+		return xstrndup(text + 1, n - 2);
+	return xstrdup(text);
+}
+
+/* The events of group g into the strip, then its rows. */
+static void strip_group(struct scan *s, struct timeline_strip *ts, const struct group *g,
+			const size_t *order, const char *stream)
+{
+	char *gpu = place_plain(place_text(s->sp, g->gpu));
+	char *st = stream ? xstrdup(stream) : place_plain(place_text(s->sp, g->stream));
+
+	for (size_t j = 0; j < g->count; j++) {
+		const struct gev *e = &s->ev[order[g->pos + j]];
+		timeline_strip_add(ts, e->ts, e->te, e->cls);
+	}
+	timeline_strip_write(ts, gpu, st);
+	free(gpu);
+	free(st);
+}
+
+/*
+ * --strip: per GPU, the row of all its streams ("all"), then one row per
+ * stream, over the span of the source's counted GPU events.
+ */
+static void strips(struct scan *s)
+{
+	size_t ng, ns, *ogpu, *ostr, j = 0;
+	struct group *gg, *gs;
+	struct timeline_strip *ts;
+	double t0 = INFINITY, t1 = -INFINITY;
+
+	if (s->strip_sources++) {
+		tl_warn("%s: --strip takes one trace; the stream holds more", cur_name(s));
+		s->rval = TL_EXIT_BAD;
+		return;
+	}
+	for (size_t i = 0; i < s->nev; i++)
+		if (counted(s, &s->ev[i])) {
+			t0 = fmin(t0, s->ev[i].ts);
+			t1 = fmax(t1, s->ev[i].te);
+		}
+	gg = make_groups(s, 1, 0, &ng, &ogpu);
+	gs = make_groups(s, 1, 1, &ns, &ostr);
+	ts = timeline_strip_new(s->strip, t0, t1, s->o->strip_bins);
+	for (size_t k = 0; k < ng; k++) {
+		strip_group(s, ts, &gg[k], ogpu, "all");
+		for (; j < ns && gs[j].gpu == gg[k].gpu; j++)
+			strip_group(s, ts, &gs[j], ostr, NULL);
+	}
+	timeline_strip_free(ts);
+	free(gg), free(gs), free(ogpu), free(ostr);
 }
 
 static size_t mark_linked(struct scan *s)
@@ -356,6 +419,8 @@ static void finish_source(struct scan *s)
 				"not counted (--all-gpu counts them)", cur_name(s),
 				s->nev - ncount, s->nev);
 		breakdowns(s);
+		if (s->strip)
+			strips(s);
 	}
 	tree_gpulink_free(s->gl);
 	s->gl = NULL;
@@ -605,7 +670,12 @@ int timeline_scan_run(const char *path, const struct timeline_scan_opts *o, stru
 	}
 	s.sp = strpool_new();
 	timeline_init(&s.tl);
+	if (o->strip) {
+		s.strip = outbuf_open_path(o->strip);
+		timeline_strip_header(s.strip);
+	}
 	read_stream(&s);
+	outbuf_close(s.strip);
 	if (s.nres) {
 		if (o->csv)
 			print_csv(&s, ob);

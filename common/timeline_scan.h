@@ -20,6 +20,8 @@
 struct timeline_scan_opts {
 	double micro_us;	/* < 0: no micro/macro idle split */
 	int per_gpu, per_stream, all_gpu, csv, verbose;
+	const char *strip;	/* also write timeline_strip.h's sheet here */
+	int strip_bins;
 };
 
 int timeline_scan_run(const char *path, const struct timeline_scan_opts *o, struct outbuf *ob);

@@ -10,7 +10,10 @@
 # .json.gz.  CPU seconds (user + system, all threads) are shown too: on a
 # shared machine wall time also counts waiting for a core, and
 # "MB/s per CPU second" is the one-core figure.  Stages that are not built yet (tl-tree, tl-timeline, tl-diff,
-# scripts/tl-report) are skipped, saying so.
+# scripts/tl-report) are skipped, saying so.  What tl-idle adds to tl-report
+# is the difference with a `tl-report --no-idle` run (target: at most 20 %
+# of the wall time); HTA itself on the same trace runs with TL_BENCH_HTA=1
+# (minutes and gigabytes, so only on request).
 #
 # Targets (tl-cat): ≥ 400 MB/s of JSON on one core; on .json.gz at most
 # 1.5× zcat's wall time; peak RSS under 64 MB whatever the input size.
@@ -107,6 +110,33 @@ if [ -f "$src/scripts/tl-report" ]; then
 	awk '{ n = $3; sub(/.*\//, "", n); printf "%s%s %.0f", (NR > 1 ? ", " : ""), n, $2 / 1024
 		s += $2 } END { printf "; sum %.0f\n", s / 1024 }' "$tmp/report.procs" |
 		sed 's/^/  tl-report processes, peak RSS MB: /'
+	# what tl-idle (HTA's breakdowns, OUT/idle/) adds to the report
+	rm -rf "$tmp/report0.d"
+	PATH="$BIN:$PATH" t report0 sh "$src/scripts/tl-report" --no-idle -o "$tmp/report0.d" "$gz"
+	row "scripts/tl-report --no-idle" .json.gz "$(wall report0)" "$(cpu report0)" "$(rss report0)"
+	awk -v a="$(wall report)" -v b="$(wall report0)" -v c="$(cpu report)" -v d="$(cpu report0)" \
+		'BEGIN { if (b > 0 && d > 0) printf "  tl-idle adds %.0f %% to the wall time, %.0f %% to the CPU time (target: <= 20 %% wall)\n",
+			100 * (a - b) / b, 100 * (c - d) / d }'
+	"$BIN/tl-cat" "$gz" | "$BIN/tl-tree" >"$tmp/idle.nodes" 2>/dev/null &&
+		t idle "$BIN/tl-idle" -o "$tmp/idle.d" "$tmp/idle.nodes"
+	row "tl-idle (its node file)" nodes "$(wall idle)" "$(cpu idle)" "$(rss idle)"
+	rm -f "$tmp/idle.nodes"
+	# HTA itself on the same trace, on request: minutes and gigabytes
+	if [ "${TL_BENCH_HTA:-}" = 1 ] && [ -x "$SHARED/tools/oracle/hta" ]; then
+		mkdir -p "$tmp/hta.in" && ln -s "$gz" "$tmp/hta.in/trace.json.gz"
+		t hta "$SHARED/tools/oracle/hta" "$tmp/hta.in" "$tmp/hta.out"
+		row "HTA (oracle/hta: the same tables)" .json.gz "$(wall hta)" "$(cpu hta)" "$(rss hta)"
+	else
+		echo "  (HTA's own time on this trace: TL_BENCH_HTA=1 make bench; README has the figure)"
+	fi
+	# tl-html on the finished folder (tl-report ran it too): its cost, and
+	# the page's size, which must stay under 2 MB whatever the trace's size
+	if [ -x "$BIN/tl-html" ] && [ -d "$tmp/report.d" ]; then
+		t html "$BIN/tl-html" -o "$tmp/report.html" "$tmp/report.d"
+		row "tl-html (report.html)" folder "$(wall html)" "$(cpu html)" "$(rss html)"
+		awk -v b="$(wc -c <"$tmp/report.html")" 'BEGIN { printf "  report.html: %.2f MB (limit 2 MB: %s)\n",
+			b / 1048576, b < 2 * 1048576 ? "ok" : "OVER" }'
+	fi
 else
 	echo "(scripts/tl-report not there: report row skipped)"
 fi
@@ -127,6 +157,33 @@ if [ -x "$BIN/tl-diff" ] && [ -x "$BIN/tl-tree" ]; then
 else
 	echo "(tl-diff not built: diff row skipped)"
 fi
+# The collective report's reduce alone (tl-coll -o DIR STREAM...) on 64
+# ranks made once with make-ranks from the A100 corpus trace (cached in
+# $dir/a100-ranks64): it reads only the small collectives streams, so it
+# should take well under a second and memory in proportion to collectives.
+a100=$SHARED/corpus/multirank-nccl-a100x4/ranks/rank0.json.gz
+r64=$dir/a100-ranks64
+if [ -x "$BIN/tl-coll" ] && [ -f "$a100" ]; then
+	if [ ! -s "$r64/rank63.json.gz" ]; then
+		echo "bench: making $r64 (64 ranks with make-ranks, minutes, once)" >&2
+		rm -rf "$r64.tmp"
+		python3 "$SHARED/tools/make-ranks" "$a100" 64 "$r64.tmp" --seed 1 --straggler 5 >/dev/null &&
+			mv "$r64.tmp" "$r64" || die "make-ranks failed"
+	fi
+	mkdir -p "$tmp/streams.coll"
+	r=0
+	while [ $r -lt 64 ]; do
+		"$BIN/tl-cat" "$r64/rank$r.json.gz" | "$BIN/tl-coll" --extract >"$tmp/streams.coll/rank$r.coll" ||
+			die "tl-coll --extract failed on rank $r"
+		r=$((r + 1))
+	done
+	t coll "$BIN/tl-coll" -o "$tmp/coll.d" "$tmp"/streams.coll/rank*.coll
+	awk -v w="$(wall coll)" -v c="$(cpu coll)" -v r="$(rss coll)" \
+		-v n="$(cat "$tmp"/streams.coll/*.coll | grep -c "^[0-9]")" -v kb="$(cat "$tmp"/streams.coll/*.coll | wc -c)" \
+		'BEGIN { printf "tl-coll reduce, 64 ranks: %s s wall, %s s cpu, %s MB RSS (%d collective kernels, %.0f kB of streams)\n", w, c, r, n, kb / 1024 }'
+else
+	echo "(tl-coll or the A100 corpus set missing: reduce row skipped)"
+fi
 echo "targets: tl-cat >= 400 MB/s on .json; <= 1.5 ×zcat on .json.gz; RSS < 64 MB"
 echo "         cat|tree|timeline <= 2 ×zcat, tl-tree RSS < 100 B/event; tl-report <= 3 ×zcat, <= 1 GB RSS in all;"
-echo "         tl-diff <= 3 ×zcat, memory linear in events"
+echo "         tl-diff <= 3 ×zcat, memory linear in events; tl-coll reduce of 64 ranks < 1 s; report.html < 2 MB"

@@ -3,7 +3,7 @@
 # The examples are run, in a scratch folder, against fixtures named as the
 # pages name them: trace.json (the sample trace the repo ships),
 # trace.json.gz, traces.tar.gz (also as run.tar.gz), events.tsv, nodes.tsv, base.json.gz,
-# variant.json.gz, base_report/ and variant_report/.
+# variant.json.gz, rank0.json.gz and rank1.json.gz, base_report/ and variant_report/.
 . "$TL_SRC/tests/lib.sh"
 
 sample="$TL_SRC/share/tl/sample/trace.json"
@@ -17,6 +17,9 @@ cp trace.json.gz base.json.gz
 sed 's/"dur": *\([0-9]\)/"dur": 1\1/' trace.json | gzip -c >variant.json.gz
 tar czf traces.tar.gz trace.json
 cp traces.tar.gz run.tar.gz
+# two ranks of a job (tl-fuse, tl-ranks)
+cp trace.json.gz rank0.json.gz
+sed 's/"rank": 0, "world_size": 2/"rank": 1, "world_size": 2/' trace.json | gzip -c >rank1.json.gz
 tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
 cp "$TL_SRC/tests/t1100-cat-rocprof.d/mixed_results.json" run_results.json
 if [ -f "$TL_SRC/scripts/tl-report" ]; then
