@@ -7,6 +7,7 @@
 #include "cat_hlo.h"
 #include "py_repr.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* xla::PrimitiveType → primitive_util::LowercasePrimitiveTypeName */
@@ -323,8 +324,8 @@ static void index_module(struct module *md)
 			md->ins[md->nins++].p = cp->instructions[i];
 		}
 	}
-	qsort(md->ins, md->nins, sizeof(*md->ins), cmp_idx);
-	qsort(md->comp, md->ncomp, sizeof(*md->comp), cmp_idx);
+	tl_qsort(md->ins, md->nins, sizeof(*md->ins), cmp_idx);
+	tl_qsort(md->comp, md->ncomp, sizeof(*md->comp), cmp_idx);
 }
 
 char *cat_hlo_text(const uint8_t *proto, size_t n, const char **err)

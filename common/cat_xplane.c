@@ -12,6 +12,7 @@
 #include "json.h"
 #include "py_repr.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 typedef Tensorflow__Profiler__XSpace XSpace;
@@ -196,8 +197,8 @@ static void index_plane(struct plane *pl)
 		pl->st[pl->nst].order = i;
 		pl->st[pl->nst++].p = p->stat_metadata[i]->value;
 	}
-	qsort(pl->ev, pl->nev, sizeof(*pl->ev), cmp_byid);
-	qsort(pl->st, pl->nst, sizeof(*pl->st), cmp_byid);
+	tl_qsort(pl->ev, pl->nev, sizeof(*pl->ev), cmp_byid);
+	tl_qsort(pl->st, pl->nst, sizeof(*pl->st), cmp_byid);
 }
 
 static const char *stat_name(const struct plane *pl, int64_t id)
@@ -601,7 +602,7 @@ static void gather(struct conv *c)
 			gather_line(c, &c->pl[p], line);
 		}
 	}
-	qsort(c->ev, c->nev, sizeof(*c->ev), cmp_xev);
+	tl_qsort(c->ev, c->nev, sizeof(*c->ev), cmp_xev);
 }
 
 /* ---- metadata events: devices and their threads ---------------------------- */
@@ -683,14 +684,14 @@ static void metadata_events(struct conv *c)
 			n++;
 		}
 	}
-	qsort(r, n, sizeof(*r), cmp_res);
+	tl_qsort(r, n, sizeof(*r), cmp_res);
 	/* the devices that have lines, in id order */
 	uint32_t *devs = xmalloc(st_mult(c->npl + 1, sizeof(*devs)));
 	size_t nd = 0;
 	for (size_t p = 0; p < c->npl; p++)
 		if (c->pl[p].p->n_lines)
 			devs[nd++] = c->pl[p].dev;
-	qsort(devs, nd, sizeof(*devs), cmp_u32);
+	tl_qsort(devs, nd, sizeof(*devs), cmp_u32);
 	for (size_t d = 0; d < nd; d++) {
 		const char *pname = "";
 		if (d && devs[d] == devs[d - 1])
@@ -743,7 +744,7 @@ static void pick_planes(struct conv *c, const XSpace *xs)
 			hosts[nh++] = xs->planes[i];
 		ngpu += starts_with(xs->planes[i]->name, "/device:GPU:");
 	}
-	qsort(hosts, nh, sizeof(*hosts), cmp_plane_name);
+	tl_qsort(hosts, nh, sizeof(*hosts), cmp_plane_name);
 	for (size_t i = 0; i < nh; i++) {
 		c->pl[c->npl].p = hosts[i];
 		c->pl[c->npl++].dev = HOST_THREADS_ID + (uint32_t)i;

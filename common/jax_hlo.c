@@ -6,6 +6,7 @@
 #include "jax_hlo.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 struct alias {
@@ -362,6 +363,7 @@ static int get_dict(struct jax_hlo *h, const char *line0)
 	}
 	op.replica_groups = replica_groups(line);
 	free(words[1]);
+	free(words[3]);
 	free(line);
 	put(h, &op);
 	return 0;
@@ -453,7 +455,7 @@ static size_t start_keys(const struct jax_hlo *h, const char *fam, char ***out)
 			if (!strncmp(h->op[i].key, pre, strlen(pre)))
 				(*out)[n++] = h->op[i].key;
 	}
-	qsort(*out, n, sizeof(**out), cmp_str);
+	tl_qsort(*out, n, sizeof(**out), cmp_str);
 	return n;
 }
 
@@ -501,7 +503,7 @@ void jax_hlo_set_trace_ops(struct jax_hlo *h, char *const *ops, size_t nops)
 		}
 		nk = nv ? start_keys(h, families[f], &keys) : 0;
 		if (nv && nk) {
-			qsort(v, nv, sizeof(*v), cmp_numop);
+			tl_qsort(v, nv, sizeof(*v), cmp_numop);
 			for (size_t i = 0; i < nv; i++) {
 				xgrow((void **)&h->alias, &h->nalias, h->nalias + 1, sizeof(*h->alias));
 				h->alias[h->nalias].from = xstrdup(v[i].key);

@@ -16,6 +16,7 @@
 #include "strpool.h"
 #include "timeline.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 /* ---- values and frames: pandas' columns as the sheets need them ------- */
@@ -1387,7 +1388,7 @@ static void unique_args_frame(const struct jax_report *r, const struct krow *k, 
 		u[i].uid = (int64_t)k[rows[0]].ev;
 	}
 	/* sums before the sort: Series.sum() runs over the sorted rows */
-	qsort(u, ng, sizeof(*u), cmp_ugrp);
+	tl_qsort(u, ng, sizeof(*u), cmp_ugrp);
 	double *sums = xcalloc(ng + 1, sizeof(*sums)), total;
 	int64_t itotal = 0;
 	for (size_t o = 0; o < ng; o++) {
@@ -1778,7 +1779,7 @@ static int op_frame(const struct jax_report *r, const struct krow *k, size_t nk,
 		u[i].sum = num(&ks[i][5]);
 		u[i].uid = (int64_t)k[p[rows[0]].k].ev;
 	}
-	qsort(u, ng, sizeof(*u), cmp_ugrp_p);
+	tl_qsort(u, ng, sizeof(*u), cmp_ugrp_p);
 	f->nr = ng;
 	struct pv *c_name = frame_col(f, "name"), *c_param[NPARAM];
 	for (int q = 0; q < NPARAM; q++)

@@ -17,6 +17,7 @@
 #include "stream.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 enum { REP_ACT, REP_API, REP_MEM, NREP };
@@ -1109,8 +1110,8 @@ static struct gstats *gpu_stats(struct pftrace_report *r)
 	for (size_t i = 0; i < r->nagents; i++) {
 		size_t nc, nm;
 		struct kev *c, *m;
-		qsort(r->comp[i].v, r->comp[i].n, sizeof(struct kev), kev_cmp);
-		qsort(r->comm[i].v, r->comm[i].n, sizeof(struct kev), kev_cmp);
+		tl_qsort(r->comp[i].v, r->comp[i].n, sizeof(struct kev), kev_cmp);
+		tl_qsort(r->comm[i].v, r->comm[i].n, sizeof(struct kev), kev_cmp);
 		c = filtered(r, &r->comp[i], &nc);
 		m = filtered(r, &r->comm[i], &nm);
 		for (size_t k = 0; k < nc; k++) {
@@ -1198,7 +1199,7 @@ static void category_summary(struct pftrace_report *r, struct tab *t)
 		size_t order[14];
 		const char *sorted[14];
 		memcpy(sorted, labels, sizeof(sorted));
-		qsort(sorted, nrow, sizeof(*sorted), str_cmp);
+		tl_qsort(sorted, nrow, sizeof(*sorted), str_cmp);
 		for (size_t j = 0; j < nrow; j++)
 			for (size_t k = 0; k < nrow; k++)
 				if (labels[k] == sorted[j])
@@ -1710,8 +1711,8 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 	uint32_t empty = strpool_intern(r->sp, "", 0);
 
 	sort_r = r;
-	qsort(r->ak, r->nak, sizeof(*r->ak), akern_cmp);
-	qsort(r->aa, r->naa, sizeof(*r->aa), aapi_cmp);
+	tl_qsort(r->ak, r->nak, sizeof(*r->ak), akern_cmp);
+	tl_qsort(r->aa, r->naa, sizeof(*r->aa), aapi_cmp);
 	for (size_t i = 0; i < r->naa; i++) {
 		const struct aapi *a;
 		size_t k0, k1;
@@ -1793,7 +1794,7 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 			np++;
 		}
 	}
-	qsort(p, np, sizeof(*p), packed_cmp);
+	tl_qsort(p, np, sizeof(*p), packed_cmp);
 	tab_init(t, cols, 27);
 	for (size_t i = 0; i < np; ) {
 		size_t j = i, n = 0, nt = 0;
@@ -1851,7 +1852,7 @@ static void memory_copy(struct pftrace_report *r, struct tab *t)
 {
 	static const char *const cols[] = { "copy_bytes", "direction", "count" };
 
-	qsort(r->mr, r->nmr, sizeof(*r->mr), mrow_cmp);
+	tl_qsort(r->mr, r->nmr, sizeof(*r->mr), mrow_cmp);
 	tab_init(t, cols, 3);
 	for (size_t i = 0; i < r->nmr; ) {
 		size_t j = i;

@@ -14,6 +14,7 @@
 #include "stream.h"
 #include "strpool.h"
 #include "xalloc.h"
+#include "sort.h"
 #include "banned.h"
 
 const char *const rocprof_report_names[] = {
@@ -382,7 +383,7 @@ static double merged_time(struct iv *v, size_t n)
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_iv);
+	tl_qsort(v, n, sizeof(*v), cmp_iv);
 	s = v[0].start;
 	e = v[0].end;
 	for (size_t i = 1; i < n; i++) {
@@ -725,7 +726,7 @@ static int write_short_summary(struct rocprof_report *r, struct sheet *sh)
 		gs[i].sum = group_sum(r, x, gs[i].count);
 		free(x);
 	}
-	qsort(gs, ng, sizeof(*gs), cmp_sgrp);
+	tl_qsort(gs, ng, sizeof(*gs), cmp_sgrp);
 	for (size_t i = 0; i < ng; i++) {
 		size_t cnt;
 		const size_t *gr = pd_groupby_rows(g, gs[i].gi, &cnt);

@@ -73,6 +73,16 @@ xplane-wiretype.xplane.pb|byte 0: not an XSpace protobuf (its fields do not fit 
 xplane-badtag.xplane.pb|byte 7: not an XSpace protobuf: unknown wire type
 EOF_TABLE
 
+test_expect_success 'an XSpace without events: its directives, no rows (fuzz-xplane)' '
+	printf "\n\017\022\r/device:GPU:0" >noev.xplane.pb &&
+	tl-cat noev.xplane.pb >out &&
+	tail -n 3 out >got &&
+	printf "#top\t0\txplane.hostnames\t[]\n" >want &&
+	printf "#top\t0\txplane.planes\t[{\"name\":\"/device:GPU:0\",\"id\":0,\"lines\":0,\"stats\":{}}]\n" >>want &&
+	printf "#end\t0\t0\t0\n" >>want &&
+	test_cmp want got
+'
+
 if have_shared && [ -d "$SHARED/corpus/jax-conv-minimal" ]; then
 	for f in legacy v08; do
 		test_expect_success "jax-conv-minimal/$f.xplane.pb: agrees with pyxplane" '
