@@ -12,6 +12,7 @@
 #include "tree_nodes.h"
 #include "perf_ops.h"
 #include "opt.h"
+#include "perf_compare.h"
 #include "perf_report.h"
 #include "perf_sheet.h"
 #include "report_info.h"
@@ -20,7 +21,10 @@
 
 static const char usage[] =
 	"usage: tl-perf [-hl] [--all-gpu] [--arch NAME|FILE|auto] [--bins N] [--csv]\n"
-	"               [--info FILE] [--ops FILE] [-o DIR] [-s SHEET]...\n"
+	"               [--detect-recompute] [--diff-stats FILE] [--extension-file FILE]\n"
+	"               [--group-by-num-kernels] [--include-call-stack]\n"
+	"               [--include-first-occurrence-time] [--include-overlap-info]\n"
+	"               [--info FILE] [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
 	"               [--short-kernel-us N] [--topk N] [FILE]";
 
 static const struct option longopts[] = {
@@ -28,9 +32,17 @@ static const struct option longopts[] = {
 	{ "arch", required_argument, NULL, 'a' },
 	{ "bins", required_argument, NULL, 'B' },
 	{ "csv", no_argument, NULL, 'C' },
+	{ "detect-recompute", no_argument, NULL, 'R' },
+	{ "diff-stats", required_argument, NULL, 'X' },
+	{ "extension-file", required_argument, NULL, 'E' },
+	{ "group-by-num-kernels", no_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "include-call-stack", no_argument, NULL, 'T' },
+	{ "include-first-occurrence-time", no_argument, NULL, 'F' },
+	{ "include-overlap-info", no_argument, NULL, 'V' },
 	{ "info", required_argument, NULL, 'I' },
 	{ "list", no_argument, NULL, 'l' },
+	{ "micro-idle", required_argument, NULL, 'M' },
 	{ "ops", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "sheet", required_argument, NULL, 's' },
@@ -41,11 +53,14 @@ static const struct option longopts[] = {
 
 struct opts {
 	int all_gpu, csv;
+	int recompute, num_kernels, call_stack, first_occ, overlap;
 	long bins, topk;
-	double short_us;
-	const char *dir, *ops, *arch, *info;
+	double short_us, micro_us;
+	const char *dir, *ops, *arch, *diff_stats, *info;
 	const char **sheets;
 	size_t nsheets;
+	const char **ext;	/* --extension-file tables, in order */
+	size_t next;
 };
 
 static int write_one(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o,
@@ -146,6 +161,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	struct perf_report *pr;
 	struct perf_sheet *ps;
 	struct perf_arch *arch;
+	struct perf_compare *cmp = NULL;
 	const char *how;
 	int rval;
 
@@ -156,12 +172,28 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 		tree_nodes_free(ns);
 		return 1;
 	}
+	if (o->diff_stats && !(cmp = perf_compare_load(o->diff_stats))) {
+		perf_arch_free(arch);
+		tree_nodes_free(ns);
+		return 1;
+	}
 	write_info(o, ns, arch, how);
 	tp = perf_tree_new(ns, db, o->all_gpu);
+	/* TraceLens's add_python_func: the call stack and recompute options */
+	tp->python = o->call_stack || o->recompute;
+	if (o->recompute)
+		perf_tree_recompute(tp);
+	if (o->overlap)
+		perf_tree_overlap(tp);
 	pr = perf_report_new(tp);
 	pr->short_us = o->short_us;
 	pr->bins = (int)o->bins;
 	pr->topk = o->topk;
+	pr->micro_us = o->micro_us;
+	pr->num_kernels = o->num_kernels;
+	pr->call_stack = o->call_stack;
+	pr->first_occurrence = o->first_occ;
+	pr->compare = cmp;
 	ps = perf_sheet_new(pr, arch);
 	pr->perf_cols = perf_sheet_unified_cols;
 	pr->perf_ctx = ps;
@@ -169,6 +201,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	perf_sheet_free(ps);
 	perf_arch_free(arch);
 	perf_report_free(pr);
+	perf_compare_free(cmp);
 	perf_tree_free(tp);
 	tree_nodes_free(ns);
 	return rval;
@@ -197,8 +230,8 @@ static void check_opts(struct opts *o, int nargs, const struct perf_ops *db)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .bins = 100, .topk = -1, .short_us = 10 };
-	size_t alloc = 0;
+	struct opts o = { .bins = 100, .topk = -1, .short_us = 10, .micro_us = -1 };
+	size_t alloc = 0, ealloc = 0;
 	int c, rval, list = 0;
 	struct perf_ops *db;
 
@@ -210,6 +243,17 @@ int main(int argc, char **argv)
 		case 'B': o.bins = tl_opt_long("--bins", optarg); break;
 		case 'C': o.csv = 1; break;
 		case 'D': o.ops = optarg; break;
+		case 'E':
+			xgrow((void **)&o.ext, &ealloc, o.next + 1, sizeof(*o.ext));
+			o.ext[o.next++] = optarg;
+			break;
+		case 'F': o.first_occ = 1; break;
+		case 'M': o.micro_us = tl_opt_double("--micro-idle", optarg); break;
+		case 'N': o.num_kernels = 1; break;
+		case 'R': o.recompute = 1; break;
+		case 'T': o.call_stack = 1; break;
+		case 'V': o.overlap = 1; break;
+		case 'X': o.diff_stats = optarg; break;
 		case 'I': o.info = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
@@ -223,6 +267,10 @@ int main(int argc, char **argv)
 		}
 	}
 	db = perf_ops_load(o.ops);
+	/* TraceLens's perf_model_extension / op_category_extension, as table
+	 * rows: a known name is replaced in place, a new one appended */
+	for (size_t i = 0; i < o.next; i++)
+		perf_ops_extend(db, o.ext[i]);
 	if (list) {
 		for (int i = 0; perf_report_names[i]; i++)
 			puts(perf_report_names[i]);
@@ -234,5 +282,6 @@ int main(int argc, char **argv)
 	rval = run(optind < argc ? argv[optind] : NULL, &o, db);
 	perf_ops_free(db);
 	free(o.sheets);
+	free(o.ext);
 	return rval;
 }

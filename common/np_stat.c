@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 
 #include "np_stat.h"
 #include "xalloc.h"
@@ -92,9 +93,49 @@ double np_round(double x, int decimals)
 	return rint(x * f) / f;
 }
 
+/* Python's round(x, n) on a float: the decimal nearest the exact binary
+ * value, ties to even (dtoa mode 3); glibc's printf rounds the same way */
+double py_round(double x, int ndigits)
+{
+	char buf[400];
+
+	if (x != x || isinf(x))
+		return x;
+	snprintf(buf, sizeof(buf), "%.*f", ndigits, x);
+	return strtod(buf, NULL);
+}
+
+/* pandas' groupby sum and mean (group_sum, group_mean): Kahan-compensated */
+double pd_gsum(const double *x, size_t n)
+{
+	double sum = 0, comp = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double y = x[i] - comp, t = sum + y;
+		comp = t - sum - y;
+		sum = t;
+	}
+	return sum;
+}
+
 double pd_mean(const double *x, size_t n)
 {
-	return np_mean(x, n);
+	return n ? pd_gsum(x, n) / (double)n : NAN;
+}
+
+/* pandas' groupby var (group_var): Welford's running mean and M2 */
+double pd_gstd(const double *x, size_t n)
+{
+	double mean = 0, m2 = 0;
+
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		double old = mean;
+		mean += (x[i] - old) / (double)(i + 1);
+		m2 += (x[i] - mean) * (x[i] - old);
+	}
+	return sqrt(m2 / (double)(n - 1));
 }
 
 double pd_std(const double *x, size_t n)

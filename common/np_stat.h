@@ -39,7 +39,14 @@ double np_std(const double *x, size_t n);
 double np_median(double *x, size_t n);
 double np_round(double x, int decimals);
 double pd_std(const double *x, size_t n);
+/* pandas' groupby sum and mean: Kahan-compensated left to right (group_sum,
+ * group_mean); mean of nothing NaN */
+double pd_gsum(const double *x, size_t n);
 double pd_mean(const double *x, size_t n);
+/* pandas' groupby std (group_var, Welford, ddof 1): NaN if n < 2 */
+double pd_gstd(const double *x, size_t n);
+/* Python's builtin round(x, ndigits) on a float (not numpy's) */
+double py_round(double x, int ndigits);
 /* pandas' median: like np_median (NaN for n == 0) */
 double pd_median(double *x, size_t n);
 double np_min(const double *x, size_t n);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "json_value.h"
 #include "perf_arch.h"
 #include "err.h"
 #include "share.h"
@@ -88,12 +89,74 @@ static struct perf_arch *load_file(const char *path)
 	return a;
 }
 
+/*
+ * TraceLens's own arch JSON (--gpu_arch_json_path, read as it is):
+ * {"name": ..., "mem_bw_gbps": N, "max_achievable_tflops": {"matrix_bf16": N,
+ * ...}}; other keys are information only, as in TraceLens.
+ */
+static struct perf_arch *load_json(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, alloc = 0, got;
+	struct json_value *v;
+	const struct json_value *x;
+	struct perf_arch *a;
+
+	if (!f) {
+		tl_warn_errno("%s", path);
+		return NULL;
+	}
+	do {
+		xgrow((void **)&text, &alloc, len + 4096, 1);
+		got = fread(text + len, 1, alloc - len - 1, f);
+		len += got;
+	} while (got > 0);
+	fclose(f);
+	v = json_value_parse(text, len);
+	free(text);
+	if (!v || v->type != JV_OBJ) {
+		tl_warn("%s: not a JSON object (TraceLens's arch JSON)", path);
+		json_value_free(v);
+		return NULL;
+	}
+	a = xcalloc(1, sizeof(*a));
+	a->mem_bw_gbps = NAN;
+	a->path = xstrdup(path);
+	x = json_value_get(v, "name");
+	if (x && x->type == JV_STR) {
+		a->name = xstrdup(x->s);
+	} else {
+		const char *b = strrchr(path, '/');
+		a->name = xstrdup(b ? b + 1 : path);
+	}
+	x = json_value_get(v, "mem_bw_gbps");
+	if (x && (x->type == JV_INT || x->type == JV_FLOAT))
+		a->mem_bw_gbps = x->num;
+	x = json_value_get(v, "max_achievable_tflops");
+	if (x && x->type == JV_OBJ) {
+		a->peak = xcalloc(x->n + 1, sizeof(*a->peak));
+		for (size_t i = 0; i < x->n; i++) {
+			const struct json_value *p = &x->kids[i];
+			if (p->type != JV_INT && p->type != JV_FLOAT)
+				continue;
+			a->peak[a->npeak].spec = xstrdup(x->keys[i]);
+			a->peak[a->npeak++].tflops = p->num;
+		}
+	}
+	json_value_free(v);
+	return a;
+}
+
 struct perf_arch *perf_arch_load(const char *name)
 {
 	char buf[256];
 	char *path;
 	struct perf_arch *a;
+	size_t n = strlen(name);
 
+	if (n > 5 && !strcmp(name + n - 5, ".json"))
+		return load_json(name);
 	if (strchr(name, '/') || strstr(name, ".tsv"))
 		return load_file(name);
 	snprintf(buf, sizeof(buf), "arch/%s.tsv", name);

@@ -3,7 +3,8 @@
  * Compute Spec and memory bandwidth, each number with its source) and
  * TraceLens's roofline (spec perf_model §4.2).
  *
- *	struct perf_arch *a = perf_arch_load("MI300X");       or a path to a .tsv file
+ *	struct perf_arch *a = perf_arch_load("MI300X");       or a path to a .tsv file,
+ *	                                                       or TraceLens's arch .json
  *	struct perf_arch *a = perf_arch_detect("NVIDIA H100 80GB HBM3");   NULL: none
  *	struct roofline rl;
  *	if (perf_arch_roofline(a, "matrix_bf16", flops, bytes, has_bytes, kernel_us, &rl))

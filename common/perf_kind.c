@@ -151,24 +151,38 @@ static void p_ints(struct pm_ctx *c, const char *key, const int64_t *v, int n)
 /* Input type[a:b] as Python slicing does (short lists give short tuples). */
 static int type_slice(struct pm_ctx *c, const char *spec, const char **out, int max)
 {
+	static char lit[4][64];
 	int n = 0;
 
 	for (const char *p = spec; p && *p && n < max; ) {
 		char *end;
 		if (*p == '=') {	/* a literal dtype */
 			size_t len = strcspn(p + 1, ",");
-			static char lit[4][64];
 			snprintf(lit[n], sizeof(lit[n]), "%.*s", (int)len, p + 1);
 			out[n] = lit[n];
 			n++;
 			p += len + 1;
 		} else {
-			long i = strtol(p, &end, 10);
+			long i = strtol(p, &end, 10), j;
 			if (end == p)
 				break;
-			if (i < c->in.ntypes)
-				out[n++] = c->in.types[i];
 			p = end;
+			if (!strncmp(p, "known?", 6)) {
+				/* Nknown?M: T[N] if present with a known size, else T[M] */
+				j = strtol(p + 6, &end, 10);
+				p = end;
+				out[n++] = i < c->in.ntypes && bpe(c->in.types[i]) > 0 ? c->in.types[i] :
+					   j < c->in.ntypes ? c->in.types[j] : NULL;
+			} else if (*p == '?') {
+				/* N?LIT: T[N] if the op has that many types, else LIT */
+				size_t len = strcspn(p + 1, ",");
+				snprintf(lit[n], sizeof(lit[n]), "%.*s", (int)len, p + 1);
+				out[n] = i < c->in.ntypes ? c->in.types[i] : lit[n];
+				n++;
+				p += len + 1;
+			} else if (i < c->in.ntypes) {
+				out[n++] = c->in.types[i];
+			}
 		}
 		if (*p == ',')
 			p++;
@@ -358,7 +372,7 @@ static void gemm_params(struct pm_ctx *c, const struct gemm *g, const char *pres
 	if (is(preset, "blockscale")) {
 		int64_t os[2] = { g->M, g->N };
 		p_ints(c, "output_shape", os, 2);
-		pm_p_str(c, "output_dtype", "c10::BFloat16");
+		pm_p_str(c, "output_dtype", "c10::bfloat16");
 	}
 	if (!bmm)
 		pm_p_int(c, "B", 1);

@@ -13,6 +13,9 @@
 #include "perf_annot.h"
 #include "perf_dtype.h"
 #include "perf_args.h"
+#include "py_repr.h"
+#include "share.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* ---- infer_attn -------------------------------------------------------- */
@@ -253,131 +256,264 @@ void pmk_infer_attn(struct pm_ctx *c)
 
 /* ---- triton ------------------------------------------------------------ */
 
-/* _C10_DTYPE_BYTES, with the torch name TraceLens reports as precision */
-static const struct { const char *c10, *torch; int bytes; } c10_types[] = {
-	{ "BFloat16", "bfloat16", 2 }, { "Half", "float16", 2 }, { "Float", "float32", 4 },
-	{ "Double", "float64", 8 }, { "Byte", "uint8", 1 }, { "Char", "int8", 1 },
-	{ "Int", "int32", 4 }, { "Long", "int64", 8 },
+/* _C10_DTYPE_BYTES: exact "c10::" names */
+static const struct { const char *c10; int bytes; } c10_types[] = {
+	{ "c10::BFloat16", 2 }, { "c10::Half", 2 }, { "c10::Float", 4 }, { "c10::Double", 8 },
+	{ "c10::Byte", 1 }, { "c10::Char", 1 }, { "c10::Int", 4 }, { "c10::Long", 8 },
 };
 
-/* _FLOPS_PER_ELEM (spec §3.10); the only fused-op names tl knows */
-static const struct { const char *op; int flops; } triton_ops[] = {
+/* _FLOPS_PER_ELEM (spec §3.10); other fused ops count 0 */
+static const struct { const char *op; int flops; } triton_flops[] = {
 	{ "add", 1 }, { "sub", 1 }, { "mul", 1 }, { "div", 1 }, { "relu", 1 },
 	{ "mean", 1 }, { "sum", 1 }, { "abs", 1 }, { "neg", 1 }, { "ne", 1 },
 	{ "eq", 1 }, { "lt", 1 }, { "gt", 1 }, { "pow", 2 }, { "sqrt", 2 },
 	{ "rsqrt", 2 }, { "var", 2 }, { "reciprocal", 2 }, { "exp", 4 },
 	{ "log", 4 }, { "sigmoid", 4 }, { "tanh", 4 }, { "silu", 4 }, { "gelu", 8 },
-	{ "_to_copy", 0 }, { "copy", 0 }, { "clone", 0 }, { "embedding", 0 },
+	{ "_to_copy", 0 }, { "copy_", 0 }, { "clone", 0 }, { "embedding", 0 },
 };
 
-static int c10_index(const char *t)
+static int c10_bytes(const char *t)
 {
-	if (t && !strncmp(t, "c10::", 5))
-		t += 5;
 	for (size_t i = 0; t && i < sizeof(c10_types) / sizeof(c10_types[0]); i++)
 		if (!strcmp(t, c10_types[i].c10))
-			return (int)i;
+			return c10_types[i].bytes;
+	return 0;
+}
+
+static int op_flops(const char *op, size_t len)
+{
+	for (size_t i = 0; i < sizeof(triton_flops) / sizeof(triton_flops[0]); i++)
+		if (strlen(triton_flops[i].op) == len && !strncmp(triton_flops[i].op, op, len))
+			return triton_flops[i].flops;
 	return -1;
 }
 
-/* the longest known op at s (length ≤ n), its index or -1 */
-static int op_at(const char *s, size_t n, size_t *len)
-{
-	int best = -1;
+/*
+ * KNOWN_OPS: TraceLens's ~960 ATen op names (share/tl/aten-ops.tsv), read
+ * once, sorted for bsearch.  NULL/0 when the file is missing: TraceLens
+ * then keeps only the single-token names of its FLOPs table.
+ */
+static struct { char *text; const char **op; size_t n; int loaded; } known;
 
-	*len = 0;
-	for (size_t i = 0; i < sizeof(triton_ops) / sizeof(triton_ops[0]); i++) {
-		size_t l = strlen(triton_ops[i].op);
-		if (l <= n && l > *len && !strncmp(s, triton_ops[i].op, l) &&
-		    (l == n || s[l] == '_')) {
-			best = (int)i;
-			*len = l;
-		}
-	}
-	return best;
+static void known_free(void)
+{
+	free(known.text);
+	free(known.op);
 }
 
-/* "triton_(poi|red|per)_fused_<ops>_<n>": the ops, longest names first,
- * into buf ("add, mul") with their FLOPs per element; -1 for an op tl's
- * table lacks (TraceLens segments against its 960-name KNOWN_OPS). */
-static int fused_ops(const char *name, char *buf, size_t size, double *fpe)
+static int cmp_str(const void *a, const void *b)
 {
-	const char *s = name + strlen("triton_xxx_"), *end = name + strlen(name);
-	size_t len, used = 0;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	if (strncmp(s, "fused_", 6))
-		return -1;
-	s += 6;
-	while (end > s && end[-1] >= '0' && end[-1] <= '9')
-		end--;
-	if (end > s && end[-1] == '_')
-		end--;
-	*fpe = 0;
-	buf[0] = '\0';
-	while (s < end) {
-		int i = op_at(s, (size_t)(end - s), &len);
-		if (i < 0 || used + len + 3 > size)
-			return -1;
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
-					 triton_ops[i].op);
-		*fpe += triton_ops[i].flops;
-		s += len;
-		if (s < end)
-			s++;	/* the '_' between ops */
+static void known_load(void)
+{
+	char *path = tl_share_path("aten-ops.tsv"), *p, *nl;
+	FILE *f;
+	size_t len = 0, alloc = 0, got, oa = 0;
+
+	known.loaded = 1;
+	if (!path || !(f = fopen(path, "r"))) {
+		free(path);
+		return;
 	}
-	return buf[0] ? 0 : -1;
+	do {
+		xgrow((void **)&known.text, &alloc, len + 16384, 1);
+		got = fread(known.text + len, 1, alloc - len - 1, f);
+		len += got;
+	} while (got > 0);
+	fclose(f);
+	free(path);
+	known.text[len] = '\0';
+	for (p = known.text; *p; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p == '#' || !*p)
+			continue;
+		xgrow((void **)&known.op, &oa, known.n + 1, sizeof(*known.op));
+		known.op[known.n++] = p;
+	}
+	qsort(known.op, known.n, sizeof(*known.op), cmp_str);
+	atexit(known_free);
+}
+
+static int is_known(const char *s, size_t len)
+{
+	char buf[256];
+	const char *key = buf;
+
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return bsearch(&key, known.op, known.n, sizeof(*known.op), cmp_str) != NULL;
+}
+
+/*
+ * _parse_kernel_name: "triton_(poi|red|per)_fused_<ops>_<n>" split on '_'
+ * into tokens, then segmented by dynamic programming against KNOWN_OPS,
+ * backtracking from the end with the longest op at each step; no valid
+ * segmentation gives no ops.  Writes "aten.x, aten.y" into out and the
+ * FLOPs per element (ops outside the FLOPs table count 0).
+ */
+static void fused_ops(const char *name, struct pystr *out, double *fpe)
+{
+	const char *s = name + strlen("triton_xxx_"), *end = name + strlen(name), *q;
+	const char **tok = NULL;
+	size_t *tl = NULL, nt = 0, ta = 0, la = 0;
+	int32_t *best = NULL;	/* best[i]: start token of the longest op ending at i */
+	size_t *seg = NULL, ns = 0;
+
+	*fpe = 0;
+	if (strncmp(s, "fused_", 6))
+		return;
+	s += 6;
+	/* (.+)_(\d+)$: the last '_' followed by digits only */
+	for (q = end; q > s && q[-1] >= '0' && q[-1] <= '9'; q--)
+		;
+	if (q == end || q - 1 <= s || q[-1] != '_')
+		return;
+	end = q - 1;
+	if (!known.loaded)
+		known_load();
+	for (q = s; ; q++)
+		if (q == end || *q == '_') {
+			xgrow((void **)&tok, &ta, nt + 1, sizeof(*tok));
+			xgrow((void **)&tl, &la, nt + 1, sizeof(*tl));
+			tok[nt] = s;
+			tl[nt++] = (size_t)(q - s);
+			if (q == end)
+				break;
+			s = q + 1;
+		}
+	if (!known.n) {
+		/* no registry: the tokens that are FLOPs-table ops */
+		for (size_t i = 0; i < nt; i++) {
+			int f = op_flops(tok[i], tl[i]);
+			if (f < 0)
+				continue;
+			pystr_adds(out, out->len ? ", aten." : "aten.");
+			pystr_add(out, tok[i], tl[i]);
+			*fpe += f;
+		}
+		goto done;
+	}
+	best = xmalloc(st_mult(nt + 1, sizeof(*best)));
+	best[0] = 0;
+	for (size_t i = 1; i <= nt; i++) {
+		size_t blen = 0;
+		best[i] = -1;
+		for (size_t j = 0; j < i; j++) {
+			size_t len;
+			if (j > 0 && best[j] < 0)
+				continue;
+			len = (size_t)(tok[i - 1] + tl[i - 1] - tok[j]);
+			if (is_known(tok[j], len) && (best[i] < 0 || len > blen)) {
+				best[i] = (int32_t)j;
+				blen = len;
+			}
+		}
+	}
+	if (nt == 0 || best[nt] < 0)
+		goto done;
+	seg = xmalloc(st_mult(nt + 1, sizeof(*seg)));
+	for (size_t pos = nt; pos > 0; pos = (size_t)best[pos])
+		seg[ns++] = pos;
+	for (size_t k = ns; k-- > 0; ) {
+		size_t end_tok = seg[k], start = (size_t)best[end_tok];
+		size_t len = (size_t)(tok[end_tok - 1] + tl[end_tok - 1] - tok[start]);
+		int f = op_flops(tok[start], len);
+		pystr_adds(out, out->len ? ", aten." : "aten.");
+		pystr_add(out, tok[start], len);
+		if (f > 0)
+			*fpe += f;
+	}
+done:
+	free(tok);
+	free(tl);
+	free(best);
+	free(seg);
+}
+
+/* the integer Concrete Inputs, as int(v) parses them */
+static int triton_scalars(const struct pm_ctx *c, int64_t sc[2])
+{
+	int nsc = 0;
+
+	for (int i = 0; i < c->in.nconc; i++) {
+		const char *v = c->in.conc[i], *p;
+		char *e;
+		long long x;
+		if (!v || !*v)
+			continue;
+		/* int(): optional blanks and sign, digits (and '_' between) */
+		for (p = v; *p == ' ' || *p == '\t'; p++)
+			;
+		x = strtoll(p, &e, 10);
+		while (*e == ' ' || *e == '\t')
+			e++;
+		if (*e || e == p)
+			continue;
+		sc[0] = sc[1], sc[1] = x;
+		nsc++;
+	}
+	return nsc;
 }
 
 void pmk_triton(struct pm_ctx *c)
 {
 	int red = !strncmp(c->name, "triton_red_", 11) || !strncmp(c->name, "triton_per_", 11);
 	int64_t sc[2] = { 0, 0 };
-	int nsc = 0, first = -1;
+	int nsc, first = -1;
 	double xnumel, rnumel, bytes = 0, fpe;
-	char ops[512];
+	struct pystr ops = {0};
+	char prec[64];
 
-	/* can_model(): Concrete Inputs, Input Dims and Input type non-empty */
+	/* _meta_from_trace_args: Concrete Inputs, Input Dims and Input type
+	 * non-empty and at least one integer scalar, else no model */
 	if (!c->in.nconc || !c->in.ndims || !c->in.ntypes) {
 		pm_fail(c, PM_NOMODEL, "triton kernel without Concrete Inputs, Input Dims or Input type");
 		return;
 	}
-	for (int i = 0; i < c->in.nconc; i++) {
-		const char *v = c->in.conc[i];
-		char *e;
-		long long x;
-		if (!v || !*v)
-			continue;
-		x = strtoll(v, &e, 10);
-		if (*e || e == v)
-			continue;
-		sc[0] = sc[1], sc[1] = x;
-		nsc++;
-	}
-	if (!nsc || fused_ops(c->name, ops, sizeof(ops), &fpe) < 0) {
-		pm_fail(c, PM_NOMODEL, nsc ? "fused op not in tl's triton op list"
-					   : "triton kernel without integer Concrete Inputs");
+	if (!(nsc = triton_scalars(c, sc))) {
+		pm_fail(c, PM_NOMODEL, "triton kernel without integer Concrete Inputs");
 		return;
 	}
+	fused_ops(c->name, &ops, &fpe);
 	xnumel = (double)(red && nsc >= 2 ? sc[0] : sc[1]);
 	rnumel = red && nsc >= 2 ? (double)sc[1] : 1;
 	for (int i = 0; i < c->in.ndims && i < c->in.ntypes; i++) {
 		const char *t = c->in.types[i];
-		int k = c10_index(t);
-		if (!t || !strcmp(t, "Scalar") || !c->in.dims[i].n)
+		int b = c10_bytes(t);
+		if ((t && !strcmp(t, "Scalar")) || !c->in.dims[i].n)
 			continue;
 		if (first < 0)
 			first = i;
-		bytes += pm_nel(&c->in.dims[i]) * (k < 0 ? 0 : c10_types[k].bytes);
+		bytes += pm_nel(&c->in.dims[i]) * b;
 	}
 	/* pointwise: the output, ptr_bytes[0]·xnumel */
-	if (!red && first >= 0) {
-		int k = c10_index(c->in.types[first]);
-		bytes += (k < 0 ? 0 : c10_types[k].bytes) * xnumel;
-	}
-	pm_p_str(c, "fused_ops", ops);
+	if (!red && first >= 0)
+		bytes += c10_bytes(c->in.types[first]) * xnumel;
+	pm_p_str(c, "fused_ops", ops.buf ? ops.buf : "");
 	pm_p_int(c, "xnumel", (int64_t)xnumel);
 	pm_p_int(c, "rnumel", (int64_t)rnumel);
 	pm_set(c, fpe * xnumel * rnumel, bytes);
-	first = first >= 0 ? c10_index(c->in.types[first]) : -1;
-	pm_spec(c, "vector", first >= 0 ? c10_types[first].torch : NULL);
+	/* precision: the first pointer with a known size, "c10::BFloat16" →
+	 * "bfloat16" (not fp* names: no roofline peak matches it) */
+	prec[0] = '\0';
+	for (int i = 0; i < c->in.ndims && i < c->in.ntypes && !prec[0]; i++) {
+		const char *t = c->in.types[i], *cc;
+		if (!t || !strcmp(t, "Scalar") || !c->in.dims[i].n || !c10_bytes(t))
+			continue;
+		cc = strrchr(t, ':');
+		snprintf(prec, sizeof(prec), "%s", cc ? cc + 1 : t);
+		for (char *p = prec; *p; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
+	}
+	pm_spec(c, "vector", prec[0] ? prec : NULL);
+	pystr_release(&ops);
 }

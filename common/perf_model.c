@@ -477,6 +477,14 @@ void perf_model_compute(const struct perf_ops_entry *e, const struct pm_args *a,
 		set_status(r, PM_NOMODEL, "model kind not implemented in tl");
 		return;
 	}
+	/* an arg the TraceLens class reads without a fallback is missing
+	 * (older traces have no Input Strides): KeyError, no metrics */
+	if (((e->req & PM_REQ_DIMS) && !a->dims) || ((e->req & PM_REQ_TYPES) && !a->types) ||
+	    ((e->req & PM_REQ_STRIDES) && !a->strides) ||
+	    ((e->req & PM_REQ_CONCRETE) && !a->concrete)) {
+		set_status(r, PM_FAIL, "the event lacks a profiler arg the model reads (KeyError)");
+		return;
+	}
 	memset(&c, 0, sizeof(c));
 	c.opts = e->options;
 	c.name = a->opname ? a->opname : e->name;

@@ -17,7 +17,11 @@ struct perf_ops {
 	size_t nslot;
 	size_t *prefix;		/* indexes of '*' rows, table order */
 	size_t nprefix;
-	char *text;		/* the file, cut into fields in place */
+	char **text;		/* the files, cut into fields in place */
+	size_t ntext;
+	/* ops-args.tsv: class name -> PM_REQ_* */
+	struct { const char *cls; unsigned req; } *args;
+	size_t nargs;
 };
 
 static const char *const kinds[] = {
@@ -65,6 +69,9 @@ static size_t *find_slot(const struct perf_ops *db, const char *name)
 
 static void index_names(struct perf_ops *db, const char *path)
 {
+	free(db->slot);
+	free(db->prefix);
+	db->nprefix = 0;
 	db->nslot = 16;
 	while (db->nslot < 2 * db->n)
 		db->nslot *= 2;
@@ -87,7 +94,7 @@ static void index_names(struct perf_ops *db, const char *path)
 }
 
 /* Splits one line into exactly six tab-separated fields. */
-static void parse_row(struct perf_ops *db, char *line, const char *path, long lineno)
+static void parse_row(struct perf_ops *db, char *line, const char *path, long lineno, int merge)
 {
 	char *f[6];
 	int nf = 0;
@@ -112,30 +119,33 @@ static void parse_row(struct perf_ops *db, char *line, const char *path, long li
 			tl_die("%s:%ld: empty field %d (use '-')", path, lineno, i + 1);
 	if (!known_kind(f[1]))
 		tl_die("%s:%ld: unknown model kind '%s'", path, lineno, f[1]);
-	xgrow((void **)&db->e, &db->alloc, db->n + 1, sizeof(*db->e));
-	e = &db->e[db->n++];
+	e = NULL;
+	if (merge)
+		for (size_t i = 0; i < db->n && !e; i++)
+			if (!strcmp(db->e[i].name, f[0]))
+				e = &db->e[i];
+	if (!e) {
+		xgrow((void **)&db->e, &db->alloc, db->n + 1, sizeof(*db->e));
+		e = &db->e[db->n++];
+	}
 	e->name = f[0];
 	e->kind = f[1];
 	e->category = f[2];
 	e->bwd_category = f[3];
 	e->sheet = f[4];
 	e->options = f[5];
+	e->req = 0;
 }
 
-struct perf_ops *perf_ops_load(const char *path)
+/* Reads one table's rows into db (merge: names already there replaced). */
+static void load_rows(struct perf_ops *db, const char *path, int merge)
 {
-	struct perf_ops *db = xcalloc(1, sizeof(*db));
-	char *found = NULL, *p, *nl;
+	char *p, *nl, *text = slurp(path);
 	long lineno = 0;
 
-	if (!path) {
-		found = tl_share_path("ops.tsv");
-		if (!found)
-			tl_die("ops.tsv not found (set TL_SHARE to the share/tl folder)");
-		path = found;
-	}
-	db->text = slurp(path);
-	for (p = db->text; *p; p = nl) {
+	db->text = xrealloc(db->text, st_mult(db->ntext + 1, sizeof(*db->text)));
+	db->text[db->ntext++] = text;
+	for (p = text; *p; p = nl) {
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl++ = '\0';
@@ -146,11 +156,99 @@ struct perf_ops *perf_ops_load(const char *path)
 			p[strlen(p) - 1] = '\0';
 		if (*p == '#' || *p == '\0')
 			continue;
-		parse_row(db, p, path, lineno);
+		parse_row(db, p, path, lineno, merge);
 	}
+}
+
+/* ops-args.tsv: "class<TAB>dims,types,strides,concrete" (or '-') */
+static void load_args(struct perf_ops *db, const char *path)
+{
+	static const char *const key[] = { "dims", "types", "strides", "concrete" };
+	char *p, *nl, *text;
+	size_t alloc = 0;
+
+	if (!path)
+		return;
+	text = slurp(path);
+	db->text = xrealloc(db->text, st_mult(db->ntext + 1, sizeof(*db->text)));
+	db->text[db->ntext++] = text;
+	for (p = text; *p; p = nl) {
+		char *tab;
+		unsigned req = 0;
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p == '#' || !*p || !(tab = strchr(p, '\t')))
+			continue;
+		*tab++ = '\0';
+		for (int i = 0; i < 4; i++)
+			if (strstr(tab, key[i]))
+				req |= 1u << i;
+		xgrow((void **)&db->args, &alloc, db->nargs + 1, sizeof(*db->args));
+		db->args[db->nargs].cls = p;
+		db->args[db->nargs++].req = req;
+	}
+}
+
+/* each row's req from its class= option */
+static void apply_args(struct perf_ops *db)
+{
+	for (size_t i = 0; i < db->n; i++) {
+		size_t len;
+		const char *c = perf_ops_opt(db->e[i].options, "class", &len);
+		db->e[i].req = 0;
+		for (size_t j = 0; c && j < db->nargs; j++)
+			if (strlen(db->args[j].cls) == len && !strncmp(db->args[j].cls, c, len))
+				db->e[i].req = db->args[j].req;
+	}
+}
+
+/* ops-args.tsv beside the table at path, else share/tl's; NULL if none */
+static char *args_path(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+	char *p = xmalloc(n + 16);
+	FILE *f;
+
+	memcpy(p, path ? path : "", n);
+	memcpy(p + n, "ops-args.tsv", 13);
+	if ((f = fopen(p, "r"))) {
+		fclose(f);
+		return p;
+	}
+	free(p);
+	return tl_share_path("ops-args.tsv");
+}
+
+struct perf_ops *perf_ops_load(const char *path)
+{
+	struct perf_ops *db = xcalloc(1, sizeof(*db));
+	char *found = NULL, *ap;
+
+	if (!path) {
+		found = tl_share_path("ops.tsv");
+		if (!found)
+			tl_die("ops.tsv not found (set TL_SHARE to the share/tl folder)");
+		path = found;
+	}
+	load_rows(db, path, 0);
 	index_names(db, path);
+	ap = args_path(path);
+	load_args(db, ap);
+	apply_args(db);
+	free(ap);
 	free(found);
 	return db;
+}
+
+void perf_ops_extend(struct perf_ops *db, const char *path)
+{
+	load_rows(db, path, 1);
+	index_names(db, path);
+	apply_args(db);
 }
 
 void perf_ops_free(struct perf_ops *db)
@@ -160,7 +258,10 @@ void perf_ops_free(struct perf_ops *db)
 	free(db->e);
 	free(db->slot);
 	free(db->prefix);
+	for (size_t i = 0; i < db->ntext; i++)
+		free(db->text[i]);
 	free(db->text);
+	free(db->args);
 	free(db);
 }
 

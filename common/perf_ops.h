@@ -21,17 +21,29 @@
 
 struct perf_ops;
 
+/* profiler args a model reads without a fallback (share/tl/ops-args.tsv) */
+enum { PM_REQ_DIMS = 1, PM_REQ_TYPES = 2, PM_REQ_STRIDES = 4, PM_REQ_CONCRETE = 8 };
+
 struct perf_ops_entry {
 	const char *name, *kind, *category, *bwd_category, *sheet, *options;
+	unsigned req;		/* PM_REQ_* of the row's TraceLens class */
 };
 
 /*
  * Loads the table at path, or with path NULL the share/tl/ops.tsv found
  * by tl_share_path() (common/share.h).  Dies with "FILE:LINE: what" if
  * the file is missing or malformed (wrong field count, unknown kind,
- * duplicate name).
+ * duplicate name).  The args each row's TraceLens class needs (req) come
+ * from ops-args.tsv beside the table (or share/tl's), by class= option.
  */
 struct perf_ops *perf_ops_load(const char *path);
+/*
+ * Adds the rows of another table in the same format (tl-report
+ * --extension-file): a name already in the table is replaced where it
+ * stands, a new one is appended (Python's dict.update on TraceLens's op
+ * map).  Dies on a malformed file like perf_ops_load.
+ */
+void perf_ops_extend(struct perf_ops *db, const char *path);
 void perf_ops_free(struct perf_ops *db);
 
 /* Exact name first, then prefix patterns ("triton_poi_*") in table order;

@@ -9,11 +9,14 @@
  *	perf_report_free(pr);
  *
  * Sheet names (perf_report_names): ops_summary, ops_summary_by_category,
- * ops_unique_args, unified_perf_summary, kernel_summary,
- * short_kernel_histogram, short_kernels_summary.  perf_report_wanted()
- * says whether TraceLens writes a sheet for this trace (§4.2: GPU-only
- * traces get only the kernel and short-kernel sheets; kernel_summary only
- * when there are kernels).
+ * ops_unique_args, ops_unique_args_kl_overlap, unified_perf_summary,
+ * unified_perf_summary_kl_overlap, kernel_summary, short_kernel_histogram,
+ * short_kernels_summary.  perf_report_wanted() says whether TraceLens
+ * writes a sheet for this trace (§4.2: GPU-only traces get only the kernel
+ * and short-kernel sheets; kernel_summary only when there are kernels; the
+ * _kl_overlap sheets only after perf_tree_overlap()).  Options
+ * (num_kernels, call_stack, first_occurrence, and the tree's python, rc
+ * and overlap data) add TraceLens's columns.
  *
  * Perf-model hook: unified_perf_summary's GFLOPS, Data Moved (MB),
  * FLOPS/Byte, Compute Spec, TB/s_*, TFLOPS/s_* and perf_params columns come
@@ -48,6 +51,17 @@ struct perf_report {
 	double short_us;	/* short-kernel threshold, strict < (default 10) */
 	int bins;		/* histogram bins (100) */
 	long topk;		/* head() of short_kernels_summary, -1 = all */
+	/* TraceLens's report options */
+	int num_kernels;	/* --group_by_num_kernels: ops_unique_args and the
+				 * per-category sheets group by kernel count too */
+	int call_stack;		/* --include_call_stack: entry_point and
+				 * call_stack_full in unified_perf_summary (with
+				 * tp->python) */
+	int first_occurrence;	/* --include_first_occurrence_time */
+	double micro_us;	/* gpu_timeline's micro idle threshold, -1: none */
+	struct perf_compare *compare;	/* --comparison_json_path: TraceDiff's
+				 * diff_stats, for unified_perf_summary's speedup,
+				 * delta and LCA columns (common/perf_compare.h) */
 	void (*perf_cols)(const struct perf_tree *tp, const struct unirow *row,
 			  struct perfcols *out, void *ctx);
 	void *perf_ctx;
@@ -71,5 +85,16 @@ struct pystr;
 void perf_report_kernel_cells(const struct perf_report *pr, uint32_t *const *lists,
 			     const uint32_t *lens, size_t nrows,
 			     struct pystr *full, struct pystr *trunc);
+
+/*
+ * The overlap cells of n grouped rows (kl_overlap sheets):
+ * overlapping_kernels_details summary and trunc cell, then overlap_pct
+ * mean, median, std, min, max (round2: rounded to 2 decimals, a missing std
+ * 0.0 where there is a mean, as the per-category and unified sheets do).
+ */
+void perf_report_overlap_cells(struct sheet *sh, const struct overlap_info *const *ov, size_t n,
+			       int round2);
+/* the overlap_info of an op without overlaps (all None) */
+const struct overlap_info *perf_report_no_overlap(void);
 
 #endif

@@ -43,8 +43,9 @@ struct perf_sheet {
 	uint32_t *boff, *bl;	/* node i's linked backward events: bl[boff[i]..boff[i+1]) */
 	struct pstable *t;
 	size_t nt;
-	const char **names;	/* non-empty tables */
+	const char **names;	/* non-empty tables (and their _kl_overlap twins) */
 	size_t nnames;
+	char **klnames;		/* per table: its _kl_overlap name, or NULL */
 	const char **sheet;	/* each node's ops.tsv sheet or NULL, looked up once */
 	struct perf_annidx *ann;	/* user annotations (infer_attn's iteration labels) */
 };
@@ -360,10 +361,35 @@ struct perf_sheet *perf_sheet_new(struct perf_report *pr, const struct perf_arch
 	ps->sheet = xcalloc(ps->ns->n + 1, sizeof(*ps->sheet));
 	for (uint32_t u = 0; u < ps->ns->n; u++)
 		ps->sheet[u] = lookup_sheet(ps, u);
+	ps->klnames = xcalloc(ps->nt + 1, sizeof(*ps->klnames));
 	for (size_t j = 0; j < ps->nt; j++) {
 		build(ps, &ps->t[j]);
 		if (ps->t[j].n)
 			ps->names[ps->nnames++] = ps->t[j].name;
+	}
+	/* --include_overlap_info: each table's _kl_overlap twin, after the
+	 * single table or after the _fwd/_bwd pair (GPR:574-752) */
+	if (ps->tp->launch_ov) {
+		const char **all = xcalloc(2 * ps->nnames + 1, sizeof(*all));
+		size_t n = 0, pending = 0;
+		for (size_t j = 0; j < ps->nt; j++) {
+			struct pstable *t = &ps->t[j];
+			if (t->n) {
+				size_t len = strlen(t->name) + 12;
+				ps->klnames[j] = xmalloc(len);
+				snprintf(ps->klnames[j], len, "%s_kl_overlap", t->name);
+				all[n++] = t->name;
+			}
+			if (t->type == T_FWD)
+				continue;
+			for (size_t i = pending; i <= j; i++)
+				if (ps->klnames[i])
+					all[n++] = ps->klnames[i];
+			pending = j + 1;
+		}
+		free(ps->names);
+		ps->names = all;
+		ps->nnames = n;
 	}
 	return ps;
 }
@@ -377,7 +403,9 @@ void perf_sheet_free(struct perf_sheet *ps)
 			row_release(&ps->t[j].rows[i]);
 		free(ps->t[j].rows);
 		free(ps->t[j].name);
+		free(ps->klnames ? ps->klnames[j] : NULL);
 	}
+	free(ps->klnames);
 	free(ps->t);
 	free(ps->names);
 	free(ps->boff);
@@ -392,10 +420,15 @@ const char *perf_sheet_name(struct perf_sheet *ps, size_t i)
 	return i < ps->nnames ? ps->names[i] : NULL;
 }
 
-static struct pstable *find_table(struct perf_sheet *ps, const char *name)
+static struct pstable *find_table(struct perf_sheet *ps, const char *name, int *kl)
 {
+	size_t len = strlen(name);
+
+	*kl = len > 11 && !strcmp(name + len - 11, "_kl_overlap");
+	if (*kl)
+		len -= 11;
 	for (size_t j = 0; j < ps->nt; j++)
-		if (!strcmp(ps->t[j].name, name))
+		if (strlen(ps->t[j].name) == len && !strncmp(ps->t[j].name, name, len))
 			return &ps->t[j];
 	return NULL;
 }
@@ -446,13 +479,16 @@ int perf_sheet_exists(const struct perf_ops *db, const char *name)
 	size_t n = sheet_bases(db, &b), len = strlen(name);
 	int found = 0;
 
+	/* a _kl_overlap twin exists wherever its table does */
+	if (len > 11 && !strcmp(name + len - 11, "_kl_overlap"))
+		len -= 11;
 	for (size_t i = 0; i < n && !found; i++) {
 		size_t bl = strlen(b[i]);
 		if (in_list(single, b[i]))
-			found = !strcmp(name, b[i]);
+			found = len == bl && !strncmp(name, b[i], bl);
 		else
 			found = len == bl + 4 && !strncmp(name, b[i], bl) &&
-				(!strcmp(name + bl, "_fwd") || !strcmp(name + bl, "_bwd"));
+				(!strncmp(name + bl, "_fwd", 4) || !strncmp(name + bl, "_bwd", 4));
 	}
 	free(b);
 	return found;
@@ -473,9 +509,9 @@ static void pagg(const double *x, size_t n, struct pagg *a)
 	for (size_t i = 0; i < n; i++)
 		if (x[i] == x[i])
 			v[m++] = x[i];
-	a->sum = np_sum(v, m);
+	a->sum = pd_gsum(v, m);
 	a->mean = m ? pd_mean(v, m) : NAN;
-	a->std = pd_std(v, m);
+	a->std = pd_gstd(v, m);
 	a->min = m ? np_min(v, m) : NAN;
 	a->max = m ? np_max(v, m) : NAN;
 	a->median = m ? pd_median(v, m) : NAN;
@@ -526,6 +562,9 @@ struct pgroup {
 	size_t n;
 	double ksum;
 	uint32_t uid;
+	const char *key;
+	double stotal;		/* kl_overlap: the group without overlap names */
+	uint32_t suid;
 };
 
 static int cmp_pgroup(const void *a, const void *b)
@@ -537,7 +576,15 @@ static int cmp_pgroup(const void *a, const void *b)
 	return (x->uid > y->uid) - (x->uid < y->uid);
 }
 
-static void header(struct perf_sheet *ps, struct sheet *sh, const char **pc, size_t np, int rl)
+/* the optional columns of a sheet: TraceLens's options */
+struct sheetopt {
+	int kl;			/* _kl_overlap twin */
+	int nk;			/* group_by_num_kernels */
+	int rc;			/* detect_recompute */
+};
+
+static void header(struct perf_sheet *ps, struct sheet *sh, const char **pc, size_t np, int rl,
+		   const struct sheetopt *so)
 {
 	static const char *const mid[] = {
 		"GFLOPS_first", "Data Moved (MB)_first", "FLOPS/Byte_first",
@@ -549,30 +596,47 @@ static void header(struct perf_sheet *ps, struct sheet *sh, const char **pc, siz
 		"Roofline Time (µs)_first", "Roofline Bound_first", "Pct Roofline_mean",
 		"Pct Roofline_median", "Pct Roofline_std", "Pct Roofline_min", "Pct Roofline_max"
 	};
+	static const char *const kcols[] = {
+		"kernel_details__summarize_kernel_stats", "trunc_kernel_details"
+	};
+	static const char *const ovcols[] = {
+		"overlapping_kernels_details__summarize_kernel_stats",
+		"trunc_overlapping_kernels_details", "overlap_pct_mean", "overlap_pct_median",
+		"overlap_pct_std", "overlap_pct_min", "overlap_pct_max"
+	};
 	static const char *const tail[] = {
-		"kernel_details__summarize_kernel_stats", "trunc_kernel_details",
 		"Input Dims_first", "Input type_first", "Input Strides_first", "Concrete Inputs_first",
 		"Kernel Time (µs)_mean", "Kernel Time (µs)_median", "Kernel Time (µs)_std",
 		"Kernel Time (µs)_min", "Kernel Time (µs)_max", "Kernel Time (µs)_sum",
 		"name_count", "UID_first"
 	};
-	size_t n = 0, cap = 1 + np + 17 + 7 + 14;
+	size_t n = 0, cap = 1 + np + 3 + 17 + 7 + 2 + 7 + 12;
 	const char **cols = xmalloc(st_mult(cap, sizeof(*cols)));
 	char **owned = xcalloc(np + 1, sizeof(*owned));
 
 	(void)ps;
 	cols[n++] = "name";
+	if (so->kl)
+		cols[n++] = "overlapping_kernel_names_first";
 	for (size_t i = 0; i < np; i++) {
 		size_t len = strlen(pc[i]) + 8;
 		owned[i] = xmalloc(len);
 		snprintf(owned[i], len, "param: %s", pc[i]);
 		cols[n++] = owned[i];
 	}
+	if (so->nk)
+		cols[n++] = "num_kernels";
+	if (so->rc)
+		cols[n++] = "is_recompute";
 	for (size_t i = 0; i < 17; i++)
 		cols[n++] = mid[i];
 	for (size_t i = 0; rl && i < 7; i++)
 		cols[n++] = roof[i];
-	for (size_t i = 0; i < 14; i++)
+	for (size_t i = 0; i < 2; i++)
+		cols[n++] = kcols[i];
+	for (size_t i = 0; so->kl && i < 7; i++)
+		cols[n++] = ovcols[i];
+	for (size_t i = 0; i < 12; i++)
 		cols[n++] = tail[i];
 	sheet_header(sh, cols, n);
 	for (size_t i = 0; i < np; i++)
@@ -622,8 +686,18 @@ static double kt_of(const struct psrow *w) { return w->kt; }
 static double rl_pct(const struct psrow *w) { return w->has_rl ? w->rl.pct : NAN; }
 static double rl_time(const struct psrow *w) { return w->has_rl ? w->rl.time_us : NAN; }
 
+/* the launcher overlap info of an event (what the event carries when the
+ * per-category sheets are built), or none */
+static const struct overlap_info *row_ov(const struct perf_sheet *ps, uint32_t uid)
+{
+	int32_t li = ps->tp->launcher_of[uid];
+
+	return ps->tp->launch_ov && li >= 0 ? &ps->tp->launch_ov[li] : perf_report_no_overlap();
+}
+
 static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct pstable *t,
-		      const struct pgroup *g, const char **pc, size_t np, int rl)
+		      const struct pgroup *g, const char **pc, size_t np, int rl,
+		      const struct sheetopt *so)
 {
 	const struct psrow *r0 = &t->rows[g->rows[0]];
 	const struct node *n0 = ND(ps, r0->uid);
@@ -635,6 +709,15 @@ static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct psta
 	double *v = xmalloc(st_mult(g->n, sizeof(*v)));
 
 	sheet_str(sh, NM(ps, r0->uid));
+	if (so->kl) {
+		const char *names = NULL;
+		for (size_t i = 0; i < g->n && !names; i++)
+			names = row_ov(ps, t->rows[g->rows[i]].uid)->names;
+		if (names)
+			sheet_str(sh, names);
+		else
+			sheet_empty(sh);
+	}
 	for (size_t i = 0; i < np; i++) {
 		const struct pm_param *p = find_param(r0, pc[i]);
 		if (p && p->kind != PV_NONE)
@@ -642,6 +725,10 @@ static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct psta
 		else
 			sheet_empty(sh);
 	}
+	if (so->nk)
+		sheet_int(sh, r0->nk);
+	if (so->rc)
+		sheet_bool(sh, ps->tp->rc[r0->uid]);
 	metric_cells(sh, t->rows, g->rows, 1, gflops, 1);
 	metric_cells(sh, t->rows, g->rows, g->n, data_mb, 1);
 	metric_cells(sh, t->rows, g->rows, g->n, flops_byte, 1);
@@ -669,6 +756,13 @@ static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct psta
 	perf_report_kernel_cells(ps->pr, lists, lens, g->n, &full, &trunc);
 	sheet_strn(sh, full.buf ? full.buf : "", full.len);
 	sheet_strn(sh, trunc.buf ? trunc.buf : "", trunc.len);
+	if (so->kl) {
+		const struct overlap_info **ov = xmalloc(st_mult(g->n, sizeof(*ov)));
+		for (size_t i = 0; i < g->n; i++)
+			ov[i] = row_ov(ps, t->rows[g->rows[i]].uid);
+		perf_report_overlap_cells(sh, ov, g->n, 1);
+		free(ov);
+	}
 	arg_cell(ps, sh, n0->dims);
 	arg_cell(ps, sh, n0->types);
 	arg_cell(ps, sh, n0->strides);
@@ -688,8 +782,10 @@ static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct psta
 }
 
 static void group_key(const struct perf_sheet *ps, const struct psrow *w, const char **pc,
-		      size_t np, struct pystr *k)
+		      size_t np, const struct sheetopt *so, int with_ovl, struct pystr *k)
 {
+	char num[24];
+
 	pystr_reset(k);
 	pystr_adds(k, NM(ps, w->uid));
 	for (size_t i = 0; i < np; i++) {
@@ -698,11 +794,76 @@ static void group_key(const struct perf_sheet *ps, const struct psrow *w, const 
 		/* astype(str): None → 'None', a missing column → 'nan' */
 		pystr_adds(k, !p ? "nan" : p->repr && p->kind == PV_NONE ? "None" : p->str);
 	}
+	if (so->nk) {
+		snprintf(num, sizeof(num), "%c%u", PD_GROUPBY_SEP, w->nk);
+		pystr_adds(k, num);
+	}
+	if (with_ovl) {
+		const char *names = row_ov(ps, w->uid)->names;
+		pystr_addc(k, PD_GROUPBY_SEP);
+		pystr_adds(k, names ? names : "None");
+	}
+	if (so->rc) {
+		pystr_addc(k, PD_GROUPBY_SEP);
+		pystr_adds(k, ps->tp->rc[w->uid] ? "True" : "False");
+	}
+}
+
+/* kl_overlap order: the group without the overlap names (its total kernel
+ * time desc, its lowest UID), then the row's own time desc and UID */
+static int cmp_pgroup_kl(const void *a, const void *b)
+{
+	const struct pgroup *x = a, *y = b;
+
+	if (x->stotal != y->stotal)
+		return x->stotal > y->stotal ? -1 : 1;
+	if (x->suid != y->suid)
+		return x->suid < y->suid ? -1 : 1;
+	return cmp_pgroup(a, b);
+}
+
+/* the totals and lowest UIDs of the groups without the overlap names,
+ * summed in the groups' sorted-key order (TP:805-830) */
+static void kl_supergroups(struct perf_sheet *ps, const struct pstable *t, struct pgroup *grp,
+			   size_t ng, const char **pc, size_t np, const struct sheetopt *so)
+{
+	struct pd_groupby *sg = pd_groupby_new();
+	struct pystr k = {0};
+
+	for (size_t i = 0; i < ng; i++) {
+		group_key(ps, &t->rows[grp[i].rows[0]], pc, np, so, 0, &k);
+		pd_groupby_add(sg, k.buf, k.len, i);
+	}
+	for (size_t s = 0; s < pd_groupby_count(sg); s++) {
+		size_t n;
+		const size_t *gi = pd_groupby_rows(sg, s, &n);
+		double *v = xmalloc(st_mult(n, sizeof(*v))), tot;
+		uint32_t mu = UINT32_MAX;
+		for (size_t j = 0; j < n; j++) {
+			v[j] = grp[gi[j]].ksum;
+			if (grp[gi[j]].uid < mu)
+				mu = grp[gi[j]].uid;
+		}
+		tot = pd_gsum(v, n);
+		for (size_t j = 0; j < n; j++) {
+			grp[gi[j]].stotal = tot;
+			grp[gi[j]].suid = mu;
+		}
+		free(v);
+	}
+	pystr_release(&k);
+	pd_groupby_free(sg);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(((const struct pgroup *)a)->key, ((const struct pgroup *)b)->key);
 }
 
 int perf_sheet_write(struct perf_sheet *ps, const char *name, struct sheet *sh)
 {
-	struct pstable *t = find_table(ps, name);
+	struct sheetopt so = { 0, ps->pr->num_kernels, ps->tp->rc != NULL };
+	struct pstable *t = find_table(ps, name, &so.kl);
 	const char **pc;
 	size_t np, ng;
 	struct pd_groupby *g;
@@ -717,7 +878,7 @@ int perf_sheet_write(struct perf_sheet *ps, const char *name, struct sheet *sh)
 		rl |= t->rows[i].has_rl;
 	g = pd_groupby_new();
 	for (size_t i = 0; i < t->n; i++) {
-		group_key(ps, &t->rows[i], pc, np, &k);
+		group_key(ps, &t->rows[i], pc, np, &so, so.kl, &k);
 		pd_groupby_add(g, k.buf, k.len, i);
 	}
 	ng = pd_groupby_count(g);
@@ -726,16 +887,24 @@ int perf_sheet_write(struct perf_sheet *ps, const char *name, struct sheet *sh)
 		double *v;
 		grp[i].rows = pd_groupby_rows(g, i, &grp[i].n);
 		grp[i].uid = t->rows[grp[i].rows[0]].uid;
+		grp[i].key = pd_groupby_key(g, i);
 		v = xmalloc(st_mult(grp[i].n, sizeof(*v)));
 		for (size_t j = 0; j < grp[i].n; j++)
 			v[j] = t->rows[grp[i].rows[j]].kt;
-		grp[i].ksum = np_sum(v, grp[i].n);
+		grp[i].ksum = pd_gsum(v, grp[i].n);
 		free(v);
 	}
-	qsort(grp, ng, sizeof(*grp), cmp_pgroup);
-	header(ps, sh, pc, np, rl);
+	if (so.kl) {
+		/* groupby(sort=True): the summary's rows in key order */
+		qsort(grp, ng, sizeof(*grp), cmp_key);
+		kl_supergroups(ps, t, grp, ng, pc, np, &so);
+		qsort(grp, ng, sizeof(*grp), cmp_pgroup_kl);
+	} else {
+		qsort(grp, ng, sizeof(*grp), cmp_pgroup);
+	}
+	header(ps, sh, pc, np, rl, &so);
 	for (size_t i = 0; i < ng; i++)
-		group_row(ps, sh, t, &grp[i], pc, np, rl);
+		group_row(ps, sh, t, &grp[i], pc, np, rl, &so);
 	free(grp);
 	free(pc);
 	pystr_release(&k);
@@ -745,12 +914,13 @@ int perf_sheet_write(struct perf_sheet *ps, const char *name, struct sheet *sh)
 
 /* ---- unified_perf_summary hook (TP:2156-2249) -------------------------- */
 
-/* the linked forward op of a sole-backward row: walk up to 5 parents */
+/* the linked forward op of a sole-backward row: the first of its five
+ * parents with a fwd_event (_get_linked_fwd_event, TP:1672-1733) */
 static int32_t linked_fwd(const struct perf_sheet *ps, uint32_t uid)
 {
-	int32_t w = (int32_t)uid;
+	int32_t w = ND(ps, uid)->parent;
 
-	for (int i = 0; i <= 5 && w >= 0 && ND(ps, (uint32_t)w)->fwd <= 0; i++)
+	for (int i = 1; i < 5 && w >= 0 && ND(ps, (uint32_t)w)->fwd <= 0; i++)
 		w = ND(ps, (uint32_t)w)->parent;
 	return w >= 0 && ND(ps, (uint32_t)w)->fwd > 0 ? ND(ps, (uint32_t)w)->fwd : -1;
 }

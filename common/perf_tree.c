@@ -5,6 +5,7 @@
 
 #include "np_stat.h"
 #include "py_repr.h"
+#include "perf_model.h"
 #include "perf_tree.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -239,6 +240,7 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 
 	tp->ns = ns;
 	tp->db = db;
+	tp->all_gpu = all_gpu;
 	tp->gpu_only = 1;
 	for (size_t i = 0; i < ns->n; i++)
 		if (ns->node[i].cat == NC_CPU_OP)
@@ -254,12 +256,15 @@ void perf_tree_free(struct perf_tree *tp)
 {
 	if (!tp)
 		return;
+	perf_tree_overlap_free(tp);
 	for (size_t i = 0; i < tp->nlaunch; i++)
 		free(tp->launch[i].kern);
 	free(tp->launch);
 	free(tp->launcher_of);
-	for (size_t i = 0; i < tp->nuni; i++)
+	for (size_t i = 0; i < tp->nuni; i++) {
 		free(tp->uni[i].gpu);
+		free(tp->uni[i].cs);
+	}
 	free(tp->uni);
 	for (size_t i = 0; i < tp->nsynth; i++)
 		free(tp->synth_names[i]);
@@ -281,18 +286,23 @@ const char *perf_tree_category(const struct perf_tree *tp, uint32_t uid)
 }
 
 /* TritonCompiledPerfModel.can_model(): non-empty Input Dims, Input type
- * and Concrete Inputs (spec perf_model §1.1, §3.10) */
-static int triton_can_model(const struct perf_tree *tp, uint32_t uid)
+ * and Concrete Inputs, and an integer among the latter (spec perf_model
+ * §1.1, §3.10): what the triton kind itself checks */
+static int triton_can_model(const struct perf_tree *tp, uint32_t uid, const struct perf_ops_entry *e)
 {
 	const struct node *n = &tp->ns->node[uid];
-	const uint32_t arg[3] = { n->dims, n->types, n->concrete };
+	struct pm_args a = { .dims = tree_nodes_str(tp->ns, n->dims),
+			     .types = tree_nodes_str(tp->ns, n->types),
+			     .strides = n->strides ? tree_nodes_str(tp->ns, n->strides) : NULL,
+			     .concrete = tree_nodes_str(tp->ns, n->concrete),
+			     .opname = name_of(tp, uid) };
+	struct pm_result r;
+	int ok;
 
-	for (int i = 0; i < 3; i++) {
-		const char *s = tree_nodes_str(tp->ns, arg[i]);
-		if (!*s || !strcmp(s, "[]"))
-			return 0;
-	}
-	return 1;
+	perf_model_compute(e, &a, NULL, 0, 0, &r);
+	ok = r.status != PM_NOMODEL;
+	pm_result_release(&r);
+	return ok;
 }
 
 int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
@@ -300,8 +310,29 @@ int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
 	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
 
 	if (e && !strcmp(e->kind, "triton"))
-		return triton_can_model(tp, uid);
+		return triton_can_model(tp, uid, e);
 	return e && strcmp(e->kind, "none");
+}
+
+const char *perf_tree_cs_name(const struct perf_tree *tp, uint32_t uid, struct pystr *out)
+{
+	const char *s = name_of(tp, uid), *p;
+
+	if (N(tp, uid)->cat != NC_CPU_OP && !strstr(s, "nn.Module") && !strstr(s, "::") &&
+	    !strchr(s, '/'))
+		return NULL;
+	pystr_reset(out);
+	for (p = s; *p; ) {
+		if (*p == '_' && p[1] >= '0' && p[1] <= '9') {
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+			continue;
+		}
+		pystr_addc(out, *p++);
+	}
+	pystr_addc(out, '\0');
+	out->len--;
+	return out->buf;
 }
 
 /* ---- unified perf table collection (§4.6) ----------------------------- */
@@ -310,6 +341,9 @@ struct uctx {
 	struct perf_tree *tp;
 	uint8_t *visited, *model_below;
 	size_t alloc;
+	uint32_t *cs;		/* python mode: the running call stack */
+	uint32_t ncs;
+	size_t acs;
 };
 
 static uint32_t gpu_n(const struct perf_tree *tp, uint32_t uid)
@@ -334,6 +368,15 @@ static void add_row(struct uctx *u, uint32_t uid, uint32_t row_uid, const char *
 	memcpy(r->gpu, gpu, ngpu * sizeof(*gpu));
 	r->kernel_us = perf_tree_busy(tp, gpu, ngpu);
 	r->has_perf_model = has_model;
+	r->cs = NULL;
+	r->ncs = 0;
+	r->has_cs = 0;
+	if (tp->python && row_uid == uid) {
+		r->has_cs = 1;
+		r->ncs = u->ncs;
+		r->cs = xmalloc(st_mult(u->ncs + 1, sizeof(*r->cs)));
+		memcpy(r->cs, u->cs, u->ncs * sizeof(*r->cs));
+	}
 }
 
 static void collect(struct uctx *u, uint32_t e, const char *cat, int has_model)
@@ -384,6 +427,25 @@ static int count_named(const struct perf_tree *tp, uint32_t w, const char *x)
 	return c;
 }
 
+/* compute_perf_metrics(fwd, bwd=True) does not raise (TP:1750-1760); a
+ * model kind tl lacks cannot say, and counts as working */
+static int bwd_metrics_ok(const struct perf_tree *tp, uint32_t fwd, const struct perf_ops_entry *e)
+{
+	const struct node *n = N(tp, fwd);
+	struct pm_args a = { .dims = n->dims ? tree_nodes_str(tp->ns, n->dims) : NULL,
+			     .types = n->types ? tree_nodes_str(tp->ns, n->types) : NULL,
+			     .strides = n->strides ? tree_nodes_str(tp->ns, n->strides) : NULL,
+			     .concrete = n->concrete ? tree_nodes_str(tp->ns, n->concrete) : NULL,
+			     .opname = name_of(tp, fwd) };
+	struct pm_result r;
+	int ok;
+
+	perf_model_compute(e, &a, NULL, 0, 1, &r);
+	ok = r.status == PM_OK || r.status == PM_NOMODEL;
+	pm_result_release(&r);
+	return ok;
+}
+
 /* is_sole_bwd_with_fwd_perf_model: the fwd model's bwd category, or NULL */
 static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 {
@@ -391,12 +453,16 @@ static const char *sole_bwd_category(const struct perf_tree *tp, uint32_t e)
 	const struct perf_ops_entry *fe;
 	const char *colon;
 
-	for (int i = 0; i <= 5 && w >= 0 && N(tp, w)->fwd <= 0; i++)
+	/* _get_linked_fwd_event: the first of the five parents (not the
+	 * event itself) with a fwd_event */
+	w = N(tp, e)->parent;
+	for (int i = 1; i < 5 && w >= 0 && N(tp, w)->fwd <= 0; i++)
 		w = N(tp, w)->parent;
 	if (w < 0 || N(tp, w)->fwd <= 0)
 		return NULL;
 	fe = perf_ops_lookup(tp->db, name_of(tp, (uint32_t)N(tp, w)->fwd));
-	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-"))
+	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-") ||
+	    !bwd_metrics_ok(tp, (uint32_t)N(tp, w)->fwd, fe))
 		return NULL;
 	colon = strstr(name_of(tp, (uint32_t)w), ": ");
 	if (count_named(tp, (uint32_t)w, colon ? colon + 2 : NULL) != 1)
@@ -412,15 +478,16 @@ static void traverse_children(struct uctx *u, uint32_t e)
 		traverse(u, u->tp->ch[i]);
 }
 
-static void traverse(struct uctx *u, uint32_t e)
+/* collect_unified_perf_events' traverse() (TP:1826-1910), without the call
+ * stack: which of e or its descendants become rows */
+static void traverse_node(struct uctx *u, uint32_t e)
 {
 	struct perf_tree *tp = u->tp;
 	const char *bwd;
 
-	if (u->visited[e])
+	if (!tp->python && N(tp, e)->cat != NC_CPU_OP)
 		return;
-	u->visited[e] = 1;
-	if (N(tp, e)->cat != NC_CPU_OP || !gpu_n(tp, e))
+	if (!gpu_n(tp, e))
 		return;
 	if (perf_tree_has_perf_model(tp, e)) {
 		collect(u, e, perf_tree_category(tp, e), 1);
@@ -437,12 +504,33 @@ static void traverse(struct uctx *u, uint32_t e)
 		traverse_children(u, e);
 		return;
 	}
-	if (reaches_gpu(tp, e, 0)) {
+	if (N(tp, e)->cat == NC_CPU_OP && reaches_gpu(tp, e, 0)) {
 		if (!is_nccl_event(tp, e))
 			collect(u, e, perf_tree_category(tp, e), 0);
 		return;
 	}
 	traverse_children(u, e);
+}
+
+static void traverse(struct uctx *u, uint32_t e)
+{
+	struct perf_tree *tp = u->tp;
+	struct pystr t = {0};
+	int pushed = 0;
+
+	if (u->visited[e])
+		return;
+	u->visited[e] = 1;
+	/* the running call stack: this node's name when TraceLens keeps it */
+	if (tp->python && perf_tree_cs_name(tp, e, &t)) {
+		xgrow((void **)&u->cs, &u->acs, u->ncs + 1, sizeof(*u->cs));
+		u->cs[u->ncs++] = e;
+		pushed = 1;
+	}
+	pystr_release(&t);
+	traverse_node(u, e);
+	if (pushed)
+		u->ncs--;
 }
 
 /* model_below[a]: some cpu_op strictly below a has a perf model and GPU work */
@@ -462,46 +550,118 @@ static int cmp_root_ts(const void *a, const void *b)
 	return cmp_kern_ts(a, b);
 }
 
+/*
+ * The first kernel of an event's kernel_details as TraceLens has it when
+ * it copies the event into a synthetic row: a launcher's direct kernels by
+ * ts, or, for an op of a per-category sheet (whose perf metrics were
+ * computed before), all its GPU events by ts; else none.
+ */
+static const char *first_kernel(const struct perf_tree *tp, uint32_t uid)
+{
+	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
+	int32_t li = tp->launcher_of[uid];
+
+	if (e && strcmp(e->kind, "none") && strcmp(e->sheet, "-") && !strchr(e->name, '*')) {
+		uint32_t n, best = UINT32_MAX;
+		const uint32_t *g = perf_tree_gpu_events(tp, uid, &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (best == UINT32_MAX || N(tp, g[i])->ts < N(tp, best)->ts ||
+			    (N(tp, g[i])->ts == N(tp, best)->ts && g[i] < best))
+				best = g[i];
+		return best == UINT32_MAX ? NULL : name_of(tp, best);
+	}
+	if (li >= 0 && tp->launch[li].nkern)
+		return name_of(tp, tp->launch[li].kern[0]);
+	return NULL;
+}
+
+static void add_synthetic(struct uctx *u, uint32_t owner, uint32_t kk, uint32_t *next_uid,
+			  size_t *salloc)
+{
+	struct perf_tree *tp = u->tp;
+	struct pystr ps = {0};
+
+	pystr_adds(&ps, name_of(tp, owner));
+	pystr_adds(&ps, "->");
+	pystr_adds(&ps, name_of(tp, kk));
+	pystr_adds(&ps, " (Synthetic Op)");
+	xgrow((void **)&tp->synth_names, salloc, tp->nsynth + 1, sizeof(*tp->synth_names));
+	tp->synth_names[tp->nsynth++] = ps.buf;
+	/* the copy keeps the owner's kernel_details: its category falls back
+	 * on the owner's first kernel, not on the one it wraps (a graph
+	 * launch's rows all get the launch's) */
+	add_row(u, owner, (*next_uid)++, ps.buf,
+		perf_ops_categorize(tp->db, ps.buf, first_kernel(tp, owner)), &kk, 1, 0);
+}
+
+/*
+ * GPU events no row covers (TP:1928-1985): first those without a cpu_op
+ * above, grouped by their launch call in order of first appearance, then
+ * those under a cpu_op, in uid order; each gets a synthetic row and a new
+ * UID from max(uid) + 1 in that order.
+ */
 static void add_orphans(struct uctx *u)
 {
 	struct perf_tree *tp = u->tp;
-	uint8_t *covered = xcalloc(tp->ns->n + 1, 1);
-	uint32_t next_uid = (uint32_t)tp->ns->n;
-	size_t i, salloc = 0;
+	size_t n = tp->ns->n, i, salloc = 0, nparent = 0;
+	uint8_t *covered = xcalloc(n + 1, 1);
+	uint32_t next_uid = (uint32_t)n, *parents = xmalloc(st_mult(n + 1, sizeof(*parents)));
+	int32_t *first_of = xmalloc(st_mult(n + 1, sizeof(*first_of)));
+	int32_t *next_of = xmalloc(st_mult(n + 1, sizeof(*next_of)));
+	int32_t *last_of = xmalloc(st_mult(n + 1, sizeof(*last_of)));
 
 	for (i = 0; i < tp->nuni; i++)
 		for (uint32_t j = 0; j < tp->uni[i].ngpu; j++)
 			covered[tp->uni[i].gpu[j]] = 1;
-	for (i = 0; i < tp->ns->n; i++) {
+	for (i = 0; i < n; i++)
+		first_of[i] = last_of[i] = next_of[i] = -1;
+	for (i = 0; i < n; i++) {
+		const struct node *k = N(tp, (uint32_t)i);
+		int32_t p;
+		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, (uint32_t)i)) ||
+		    perf_tree_cpu_op_above(tp, (uint32_t)i) >= 0)
+			continue;
+		p = k->parent;
+		if (first_of[p] < 0) {
+			parents[nparent++] = (uint32_t)p;
+			first_of[p] = (int32_t)i;
+		} else {
+			next_of[last_of[p]] = (int32_t)i;
+		}
+		last_of[p] = (int32_t)i;
+	}
+	for (size_t j = 0; j < nparent; j++)
+		for (int32_t k = first_of[parents[j]]; k >= 0; k = next_of[k])
+			add_synthetic(u, parents[j], (uint32_t)k, &next_uid, &salloc);
+	for (i = 0; i < n; i++) {
 		const struct node *k = N(tp, (uint32_t)i);
 		int32_t owner;
-		struct pystr ps = {0};
-		uint32_t kk = (uint32_t)i;
-		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, kk)))
+		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, (uint32_t)i)) ||
+		    (owner = perf_tree_cpu_op_above(tp, (uint32_t)i)) < 0)
 			continue;
-		owner = perf_tree_cpu_op_above(tp, kk);
-		if (owner < 0)
-			owner = k->parent;
-		pystr_adds(&ps, name_of(tp, (uint32_t)owner));
-		pystr_adds(&ps, "->");
-		pystr_adds(&ps, name_of(tp, kk));
-		pystr_adds(&ps, " (Synthetic Op)");
-		xgrow((void **)&tp->synth_names, &salloc, tp->nsynth + 1, sizeof(*tp->synth_names));
-		tp->synth_names[tp->nsynth++] = ps.buf;
-		add_row(u, (uint32_t)owner, next_uid++, ps.buf,
-			perf_ops_categorize(tp->db, ps.buf, name_of(tp, kk)), &kk, 1, 0);
+		add_synthetic(u, (uint32_t)owner, (uint32_t)i, &next_uid, &salloc);
 	}
 	free(covered);
+	free(parents);
+	free(first_of);
+	free(next_of);
+	free(last_of);
 }
 
 void perf_tree_unified(struct perf_tree *tp)
 {
-	struct uctx u = { tp, NULL, NULL, 0 };
+	struct uctx u = { .tp = tp };
 	uint32_t *roots = xmalloc(st_mult(tp->ns->n + 1, sizeof(*roots))), nr = 0;
 
 	u.visited = xcalloc(tp->ns->n + 1, 1);
 	u.model_below = xcalloc(tp->ns->n + 1, 1);
 	mark_model_below(&u);
+	/* with python frames, parentless frames with GPU work first, in uid
+	 * order, then the cpu_op roots not reached from them (TP:1912-1925) */
+	if (tp->python)
+		for (uint32_t i = 0; i < tp->ns->n; i++)
+			if (N(tp, i)->cat == NC_PYTHON && N(tp, i)->parent < 0 && gpu_n(tp, i))
+				traverse(&u, i);
 	for (uint32_t i = 0; i < tp->ns->n; i++)
 		if (N(tp, i)->flags & NF_ROOT)
 			roots[nr++] = i;
@@ -510,6 +670,7 @@ void perf_tree_unified(struct perf_tree *tp)
 	for (uint32_t i = 0; i < nr; i++)
 		traverse(&u, roots[i]);
 	add_orphans(&u);
+	free(u.cs);
 	free(roots);
 	free(u.visited);
 	free(u.model_below);

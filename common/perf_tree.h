@@ -40,6 +40,24 @@ struct launcher {
 	const char *category;	/* categorize_torch_op */
 };
 
+/*
+ * An op's overlapping kernels (TraceLens's _compute_overlap_info,
+ * TP:996-1085), filled by perf_tree_overlap(): names is the repr of
+ * overlapping_kernel_names or NULL (None), det the per-name averages
+ * (overlapping_kernels_details; dur and overlap_pct rounded to 2
+ * decimals), pct overlap_pct (NaN: None).
+ */
+struct overlap_info {
+	char *names;
+	struct overlap_det {
+		const char *name;
+		const char *stream;	/* str of args.stream, NULL = None */
+		double dur, pct;
+	} *det;
+	size_t ndet;
+	double pct;
+};
+
 /* One row of the unified perf table before grouping. */
 struct unirow {
 	uint32_t uid;		/* the event the row copies */
@@ -50,12 +68,25 @@ struct unirow {
 	uint32_t ngpu;
 	double kernel_us;	/* Kernel Time (µs) */
 	int has_perf_model;
+	/* python mode: the call stack the unified walk had on reaching the
+	 * event (uids of its frames, outermost first; TraceLens's
+	 * _call_stack); has_cs 0 for synthetic rows, which have none */
+	uint32_t *cs;
+	uint32_t ncs;
+	int has_cs;
 };
+
+struct py_set;
 
 struct perf_tree {
 	const struct tree_nodes *ns;
 	const struct perf_ops *db;
 	int gpu_only;		/* no cpu_op in the trace */
+	int all_gpu;		/* unlinked GPU events count (include_unlinked_kernels) */
+	int python;		/* TraceLens's add_python_func (set before
+				 * perf_tree_unified): the unified walk starts at
+				 * python roots, goes through every node and keeps
+				 * call stacks */
 	double total_us;	/* gpu_timeline total_time in µs (NaN: no GPU events) */
 	uint32_t *ge_off, *ge;	/* node i's GPU events: ge[ge_off[i] .. ge_off[i+1]) */
 	uint32_t *ch_off, *ch;	/* node i's children, sweep order */
@@ -66,11 +97,41 @@ struct perf_tree {
 	size_t nuni;
 	char **synth_names;
 	size_t nsynth;
+	uint8_t *rc;		/* is_recompute per node (perf_tree_recompute), or NULL */
+	struct overlap_info *launch_ov;	/* per launcher (perf_tree_overlap), or NULL */
+	struct overlap_info *uni_ov;	/* per unified row, or NULL */
+	struct py_set **ovset;	/* per node: its overlapping_uids, NULL = empty */
 };
 
 struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_ops *db, int all_gpu);
 void perf_tree_free(struct perf_tree *tp);
 void perf_tree_unified(struct perf_tree *tp);
+/*
+ * TraceLens's detect_recompute: every node below a python frame whose name
+ * has "torch/utils/checkpoint.py" and "recompute_fn" gets rc[uid] = 1.
+ * Needs python frames in the tree (tl-tree --python).
+ */
+void perf_tree_recompute(struct perf_tree *tp);
+/*
+ * TraceLens's overlapping kernels (spec core §3.5): the sweep over the
+ * counted GPU events (separately for recompute and the rest when
+ * perf_tree_recompute ran first), then every launcher's and (after
+ * perf_tree_unified) every unified row's overlap_info.
+ */
+void perf_tree_overlap(struct perf_tree *tp);
+/* perf_tree_free's part for the two above */
+void perf_tree_overlap_free(struct perf_tree *tp);
+/* The node's overlapping_uids in Python's set order (NULL, 0 when none). */
+size_t perf_tree_overlaps(const struct perf_tree *tp, uint32_t uid, int64_t **out);
+
+/*
+ * The name TraceLens puts in a call stack for node uid, or NULL when the
+ * node is not kept there: names containing "nn.Module", "::" or "/" and
+ * every cpu_op, with every "_<digits>" removed (re.sub(r"_\d+", "", name)).
+ * Writes into out (reset first).
+ */
+struct pystr;
+const char *perf_tree_cs_name(const struct perf_tree *tp, uint32_t uid, struct pystr *out);
 
 /* The node's GPU events (ancestor lists of TraceLens's gpu_events). */
 const uint32_t *perf_tree_gpu_events(const struct perf_tree *tp, uint32_t uid, uint32_t *n);

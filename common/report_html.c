@@ -1033,19 +1033,59 @@ static void section_short(struct outbuf *ob, struct report_dir *rd, const struct
 	html_section_end(ob);
 }
 
+/* ---- why the GPU waits: tl-idle's summary, one row per rank ------------- */
+
+static void section_idle(struct outbuf *ob, struct report_dir *rd)
+{
+	static const char *const cols[] = {
+		"rank", "GPU idle %", "stream idle: waiting on the host (ms)",
+		"between kernels (ms)", "other (ms)", "comm overlapped by compute %",
+		"launches", "short kernels behind longer launch calls",
+		"launch delay p50 (\xc2\xb5s)", "launch delay p99 (\xc2\xb5s)", "longest launch queue",
+	};
+	static const struct { const char *col; double scale; int prec; } num[] = {
+		{ "idle_pct", 1, 2 }, { "host_wait_us", 1e-3, 3 }, { "kernel_wait_us", 1e-3, 3 },
+		{ "other_wait_us", 1e-3, 3 }, { "comm_comp_overlap_pct", 1, 2 }, { "launches", 1, 0 },
+		{ "short_kernels", 1, 0 }, { "launch_delay_p50_us", 1, 3 },
+		{ "launch_delay_p99_us", 1, 3 }, { "max_queue_length", 1, 0 },
+	};
+	const struct csv *c = report_dir_sheet(rd, "idle/summary");
+	long crank = report_col(c, "rank");
+
+	if (crank < 0)
+		return;
+	html_section(ob, "idle", "Why the GPU waits");
+	outbuf_puts(ob, "<p>HTA's breakdowns of the GPU's idle time; the tables are in "
+		    "<code>idle/</code> (tl-idle(1)).</p>\n");
+	html_table_begin(ob, "idle", cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t r = 0; r < c->nrows; r++) {
+		size_t n;
+		const char *rank = report_str(c, r, crank, &n);
+
+		html_tr(ob);
+		html_td_text(ob, rank, n, HTML_TD_TEXT);
+		for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+			html_td_num(ob, report_num(c, r, report_col(c, num[k].col)) * num[k].scale,
+				    num[k].prec);
+		html_tr_end(ob);
+	}
+	html_table_end(ob);
+	html_section_end(ob);
+}
+
 /* ---- the page ---------------------------------------------------------- */
 
 static void trace_page(struct report_dir *rd, struct outbuf *ob, const struct report_html_opts *o)
 {
 	static const char *const ids[] = { "breakdown", "strip", "categories", "ops", "kernels",
-					   "roofline", "short" };
+					   "roofline", "short", "idle" };
 	static const char *const titles[] = { "breakdown", "timeline", "categories", "ops",
-					      "kernels", "roofline", "short kernels" };
+					      "kernels", "roofline", "short kernels", "why idle" };
 	static const char *const sheets[] = { "gpu_timeline", "timeline_strip",
 					      "ops_summary_by_category", "ops_summary",
 					      "kernel_summary", "unified_perf_summary",
-					      "short_kernel_histogram" };
-	const char *nid[7], *ntitle[7];
+					      "short_kernel_histogram", "idle/summary" };
+	const char *nid[8], *ntitle[8];
 	size_t nn = 0;
 	struct report_facts f;
 	struct report_text t;
@@ -1070,7 +1110,7 @@ static void trace_page(struct report_dir *rd, struct outbuf *ob, const struct re
 		free(verdict);
 	}
 	/* links to the sections the folder's sheets give */
-	for (size_t i = 0; i < 7; i++)
+	for (size_t i = 0; i < 8; i++)
 		if (i == 0 || report_dir_sheet(rd, sheets[i]))
 			nid[nn] = ids[i], ntitle[nn++] = titles[i];
 	report_html_nav(ob, nid, ntitle, nn);
@@ -1081,6 +1121,7 @@ static void trace_page(struct report_dir *rd, struct outbuf *ob, const struct re
 	section_kernels(ob, rd, &cs);
 	section_roofline(ob, rd, &cs, &f, o->arch);
 	section_short(ob, rd, &f);
+	section_idle(ob, rd);
 	report_html_footer(ob);
 	html_end(ob);
 	cats_release(&cs);

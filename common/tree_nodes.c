@@ -107,23 +107,31 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		ns->n++;
 		return 0;
 	}
-	if (n->cat != NC_PYTHON) {
+	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
+		n->flags |= NF_TREE;
+	/* python frames out of the tree (tl-tree without --python) are many
+	 * and never read: only frames in the tree keep their name (call
+	 * stacks, recompute regions) */
+	if (n->cat != NC_PYTHON || (n->flags & NF_TREE))
 		n->name = intern(ns, s, col[C_NAME]);
+	if (n->cat != NC_PYTHON) {
 		n->pid = intern(ns, s, col[C_PID]);
 		n->tid = intern(ns, s, col[C_TID]);
 	}
 	if (*ts) {
+		const char *d = stream_field(s, col[C_DUR]);
 		n->flags |= NF_HAS_TS;
 		n->ts = strtod(ts, NULL);
-		n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
+		n->dur = strtod(d, NULL);
 		n->t_end = n->ts + n->dur;
+		if (*d && !strpbrk(d, ".eE") && strcmp(d, "NaN") && strcmp(d, "Infinity") &&
+		    strcmp(d, "-Infinity"))
+			n->flags |= NF_DUR_INT;
 	}
 	if (stream_field_len(s, col[C_STREAM])) {
 		n->flags |= NF_STREAM;
 		n->stream = intern(ns, s, col[C_STREAM]);
 	}
-	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
-		n->flags |= NF_TREE;
 	if (col[C_ROOT] >= 0 && !strcmp(stream_field(s, col[C_ROOT]), "1"))
 		n->flags |= NF_ROOT;
 	if (n->cat == NC_CPU_OP) {

@@ -11,7 +11,9 @@
  *
  * node[i] is the event with uid i.  To keep reading fast, events of other
  * categories (flows, instants, annotations: NC_OTHER) keep only their
- * parent and flags (user annotations NF_ANNOT also name, ts and dur), and python frames (NC_PYTHON) no name, pid or tid.  One source per stream: a stream with
+ * parent and flags (user annotations NF_ANNOT also name, ts and dur), and
+ * python frames (NC_PYTHON) no pid or tid, and no name unless they are in
+ * the tree (tl-tree --python).  One source per stream: a stream with
  * a second #source is refused (run one trace at a time).  Python's
  * process/thread names (ph "M" events, spec core §1.8) are resolved with
  * tree_nodes_process_name() and friends, "Unknown" when absent.
@@ -34,6 +36,8 @@ enum {
 	NF_ROOT = 8,		/* root column is 1: a cpu_op root */
 	NF_ANNOT = 16,		/* NC_OTHER with "user_annotation" in its cat: keeps
 				 * name, ts, dur (TraceLens apply_annotation) */
+	NF_DUR_INT = 32,	/* dur is a JSON integer (a Python int: numpy sums
+				 * of such durations print as ints) */
 };
 
 struct node {

@@ -47,6 +47,15 @@ test_expect_success 'ranks.csv: GPU time of rank 0 is its gpu_timeline.csv in µ
 	awk -F, -v t="$total" -v b="$busy" -v i="$idle" -v c="$comp" "NR == 2 {
 		if (\$3 != t + 0 || \$4 != b + 0 || \$5 != i + 0 || \$6 != c + 0) { print \"ranks.csv:\", \$0; print \"timeline:\", t, b, i, c; exit 1 } }" job/ranks.csv
 '
+test_expect_success 'OUT/idle: the job'"'"'s HTA breakdowns equal tl-idle over both ranks at once' '
+	tl-cat in/rank0.json | tl-tree >r0.nodes && tl-cat in/rank1.json | tl-tree >r1.nodes &&
+	tl-idle -o idle.direct r0.nodes r1.nodes &&
+	test -f job/idle/temporal_breakdown.csv &&
+	diff -r -x api_kernel_summary.csv idle.direct job/idle	# that one stays per rank (tl-idle(1))
+'
+test_expect_success 'OUT/report.html: the job page, drawn from the folder' '
+	tl-html -o page.html job && test_cmp page.html job/report.html
+'
 test_expect_success 'report.md names the straggler and the command to look at it' '
 	grep -q "^\*\*Rank 1\*\* arrived last at 2 of the 2 implicitly synchronising collectives" job/report.md &&
 	grep -q "^    tl-fuse --job job --ranks 0,1 --window " job/report.md &&
@@ -75,7 +84,7 @@ test_expect_success 'each rank folder is tl-report of that trace alone' '
 test_expect_success 'the same job again gives the same bytes' '
 	tl-ranks --xargs -o job2 in/rank0.json in/rank1.json >/dev/null 2>&1 &&
 	sed "s/job2/job/" job2/report.md >job2.md && test_cmp job/report.md job2.md &&
-	diff -r -x .tl-ranks -x report.md job job2
+	diff -r -x .tl-ranks -x report.md -x report.html job job2
 '
 
 # naming the rank files

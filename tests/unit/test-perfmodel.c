@@ -150,7 +150,8 @@ static void test_gemm(void)
 	run("aiter::gemm_a8w8_blockscale_ck", "[[16,128],[64,128]]",
 	    "[\"c10::Float8_e4m3fnuz\",\"c10::Float8_e4m3fnuz\"]", "", "[\"\",\"\"]", 0, NULL);
 	metrics("a8w8 blockscale", 262144, 12288, "matrix_fp8");
-	tap_str(param("dtype_A_B"), "('c10::Float8_e4m3fnuz', 'c10::Float8_e4m3fnuz', 'c10::BFloat16')",
+	/* TraceLens's literal is "c10::bfloat16", lower case */
+	tap_str(param("dtype_A_B"), "('c10::Float8_e4m3fnuz', 'c10::Float8_e4m3fnuz', 'c10::bfloat16')",
 		"blockscale dtype_A_B with the bf16 output");
 	tap_str(param("output_shape"), "(16, 64)", "blockscale output_shape");
 	/* vllm_rocm_unquantized_gemm: N from the weight [N,K]; bias D[2] */
