@@ -65,12 +65,14 @@ FUZZ_CC ?= clang-14
 FUZZ_S  ?= 60
 FUZZ_T  ?= fuzz-*
 
-APT_LINE = apt-get install -y zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev
+APT_LINE = apt-get install -y zlib1g-dev libarchive-dev pkg-config libstdc++-12-dev \
+	libprotobuf-c-dev protobuf-c-compiler
 
 # Check dependencies only when something is to be built; as root, install
 # what is missing first (scripts/deps.sh), otherwise name the command.
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
-have_deps = $(shell pkg-config --exists libarchive zlib 2>/dev/null && \
+have_deps = $(shell pkg-config --exists libarchive zlib libprotobuf-c 2>/dev/null && \
+	command -v protoc-c >/dev/null && \
 	test -f "$$($(CC) -print-file-name=libstdc++.so)" && echo yes)
 ifneq ($(have_deps),yes)
 DEPS_LOG := $(shell sh scripts/deps.sh >&2)
@@ -78,8 +80,8 @@ ifneq ($(have_deps),yes)
 $(error missing build dependencies; run as root: $(APT_LINE))
 endif
 endif
-PKG_CFLAGS := $(shell pkg-config --cflags libarchive zlib)
-PKG_LIBS   := $(shell pkg-config --libs libarchive zlib)
+PKG_CFLAGS := $(shell pkg-config --cflags libarchive zlib libprotobuf-c)
+PKG_LIBS   := $(shell pkg-config --libs libarchive zlib libprotobuf-c)
 # ISA-L's igzip inflates gzip about 6x faster than zlib (common/cat_inflate.c);
 # used where libisal-dev is installed, unless ISAL=0.  zlib stays the fallback.
 ifneq ($(ISAL),0)
@@ -93,7 +95,11 @@ endif
 PROGRAMS  = $(patsubst cmd/%.c,%,$(wildcard cmd/tl-*.c))
 BINS      = $(addprefix $(OUTBIN)/,$(PROGRAMS))
 LIB_SRC   = $(wildcard common/*.c)
-LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+# proto/*.proto (XSpace, HLO) compiled by protoc-c into $(BUILD)/gen
+PROTO     = $(wildcard proto/*.proto)
+PROTO_C   = $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTO))
+PROTO_H   = $(PROTO_C:.c=.h)
+LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(PROTO_C:.c=.o)
 LIB       = $(BUILD)/libtl.a
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNITS     = $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
@@ -108,9 +114,17 @@ MAN5      = $(wildcard man/*.5)
 
 all: $(BINS) $(UNITS) $(FUZZERS)
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile
+$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: proto/%.proto
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(BUILD)/gen --proto_path=proto $<
+
+# generated code: its own warnings are protoc-c's, not errors here
+$(BUILD)/gen/%.pb-c.o: $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h
+	$(CC) $(filter-out -Werror,$(ALL_CFLAGS)) -I$(BUILD)/gen -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -1,6 +1,7 @@
 /*
- * tl-cat: decompress and parse PyTorch profiler (Kineto JSON) traces into
- * the tl-events stream (tl-stream(5)), or NDJSON.  See tl-cat(1).
+ * tl-cat: decompress and parse profiler traces (PyTorch/Kineto JSON,
+ * rocprofv3 results, JAX XPlane) into the tl-events stream
+ * (tl-stream(5)), or NDJSON.  See tl-cat(1).
  */
 #include <stdlib.h>
 
@@ -11,8 +12,9 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-cat [-hkv] [--ndjson] [-o FILE] [FILE...]\n"
+	"usage: tl-cat [-hkv] [--format] [--ndjson] [-o FILE] [FILE...]\n"
 	"\n"
+	"      --format       print each trace's format (kineto, perfetto, rocprof, xplane ...)\n"
 	"  -h, --help         print this help and exit\n"
 	"  -k, --keep-going   report a malformed event, count it as skipped, go on\n"
 	"      --ndjson       write JSON lines (the events' own members) instead of TSV\n"
@@ -20,6 +22,7 @@ static const char usage[] =
 	"  -v, --verbose      print the events read, written and skipped of each source";
 
 static const struct option longopts[] = {
+	{ "format", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-going", no_argument, NULL, 'k' },
 	{ "ndjson", no_argument, NULL, 'n' },
@@ -30,7 +33,7 @@ static const struct option longopts[] = {
 
 int main(int argc, char **argv)
 {
-	struct cat_opts o = { 0, 0, 0 };
+	struct cat_opts o = { 0, 0, 0, 0 };
 	const char *out = NULL;
 	struct outbuf *ob;
 	struct cat *c;
@@ -39,6 +42,7 @@ int main(int argc, char **argv)
 	tl_init(argv[0]);
 	while ((ch = tl_getopt(argc, argv, "hko:v", longopts, usage)) != -1) {
 		switch (ch) {
+		case 'f': o.format = 1; break;
 		case 'k': o.keep_going = 1; break;
 		case 'n': o.ndjson = 1; break;
 		case 'o': out = optarg; break;

@@ -660,7 +660,7 @@ static const char *input_file(const char *path)
 		if ((fd = make_tmp()) < 0)
 			return NULL;
 		{
-			struct cat_opts co = { 0, 0, 0 };
+			struct cat_opts co = { .ndjson = 0 };
 			struct outbuf *ob = outbuf_open_fd(fd);
 			struct cat *c = cat_new(ob, &co);
 			int bad = cat_file(c, path);

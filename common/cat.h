@@ -24,6 +24,7 @@ struct cat_opts {
 	int ndjson;
 	int keep_going;
 	int verbose;
+	int format;		/* only print "NAME<TAB>FORMAT" per trace */
 };
 
 struct cat;

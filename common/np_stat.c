@@ -36,8 +36,16 @@ static double pairwise(const double *a, size_t n)
 
 double np_sum(const double *x, size_t n)
 {
-	/* numpy starts the reduction from the identity 0.0 */
-	return 0.0 + pairwise(x, n);
+	/*
+	 * numpy starts the reduction from the identity 0.0 and feeds the
+	 * inner loop at most one buffer (8192 elements) at a time, adding
+	 * each block's pairwise sum to the running total.
+	 */
+	double s = 0.0;
+
+	for (size_t i = 0; i < n; i += 8192)
+		s += pairwise(x + i, n - i < 8192 ? n - i : 8192);
+	return s;
 }
 
 double np_mean(const double *x, size_t n)
@@ -347,6 +355,35 @@ void pd_argsort_desc(const double *v, size_t *idx, size_t n)
 	free(rev);
 	free(o);
 	free(map);
+}
+
+void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *count)
+{
+	double lo = np_min(x, n), hi = np_max(x, n), step, norm;
+
+	if (lo == hi) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	/* np.linspace: i * step + start, the last edge set to stop */
+	step = (hi - lo) / (double)bins;
+	for (size_t i = 0; i <= bins; i++)
+		edge[i] = (double)i * step + lo;
+	edge[bins] = hi;
+	for (size_t i = 0; i < bins; i++)
+		count[i] = 0;
+	norm = (double)bins / (hi - lo);
+	for (size_t i = 0; i < n; i++) {
+		/* numpy 1.24: (x - first_edge) * (bins / (last_edge - first_edge)) */
+		long b = (long)((x[i] - lo) * norm);
+		if (b == (long)bins)
+			b--;
+		if (x[i] < edge[b])
+			b--;
+		if (x[i] >= edge[b + 1] && b != (long)bins - 1)
+			b++;
+		count[b]++;
+	}
 }
 
 /*

@@ -14,7 +14,9 @@
  * np_sum follows numpy's pairwise_sum (loops_utils.h.src): n < 8 a plain
  * left-to-right sum; 8 <= n <= 128 eight strided partial sums combined as
  * ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) then the rest added in order; larger
- * n split at n/2 rounded down to a multiple of 8.  An empty input gives 0;
+ * n split at n/2 rounded down to a multiple of 8.  Past 8192 values numpy's
+ * reduction feeds blocks of 8192 (its buffer size), each block summed
+ * pairwise and added to a running total.  An empty input gives 0;
  * np_mean/np_std/np_median of nothing give NaN.
  *
  * Intervals [start, end) (doubles, end = ts + dur computed once):
@@ -61,6 +63,13 @@ void np_argsort_quick(const double *v, size_t *idx, size_t n);
 void pd_argsort_desc(const double *v, size_t *idx, size_t n);
 /* qsort comparator for doubles, ascending */
 int np_cmp_double(const void *a, const void *b);
+/* pandas groupby aggregates: pd_agg.h */
+/*
+ * np.histogram(x, bins) with equal-width bins: edge[0..bins] (linspace of
+ * min..max, widened by 0.5 each way when they are equal) and count[0..bins),
+ * numpy's index corrections included.  n must be > 0; x is not changed.
+ */
+void np_histogram(const double *x, size_t n, size_t bins, double *edge, size_t *count);
 
 double np_quantile(const double *sorted, size_t n, double q);
 

@@ -328,3 +328,44 @@ size_t stream_field_len(const struct stream *s, int i)
 {
 	return i < 0 ? 0 : s->flen[i];
 }
+
+/* TSV-unescape the NUL-terminated p in place; returns its new length. */
+static size_t unescape_field(char *p)
+{
+	char *start = p, *w = p;
+
+	for (; *p; p++) {
+		char c = *p;
+		if (c == '\\') {
+			switch (p[1]) {
+			case '\\': c = '\\'; p++; break;
+			case 't': c = '\t'; p++; break;
+			case 'n': c = '\n'; p++; break;
+			case 'r': c = '\r'; p++; break;
+			case '0': c = '\0'; p++; break;
+			default: break;
+			}
+		}
+		*w++ = c;
+	}
+	*w = '\0';
+	return (size_t)(w - start);
+}
+
+int stream_top(struct stream *s, const char **key, const char **json, size_t *len)
+{
+	char *src, *k, *v;
+
+	if (strncmp(s->line, "#top\t", 5))
+		return 0;
+	src = s->line + 5;
+	if (!(k = strchr(src, '\t')) || !(v = strchr(k + 1, '\t')))
+		return 0;
+	*k++ = '\0';
+	*v++ = '\0';
+	unescape_field(k);
+	*len = unescape_field(v);
+	*key = k;
+	*json = v;
+	return 1;
+}

@@ -66,5 +66,11 @@ const char *stream_header(const struct stream *s);
  */
 const char *stream_trace(const struct stream *s);
 const char *stream_where(struct stream *s);
+/*
+ * If the current directive is "#top SRC KEY JSON", unescape KEY and JSON
+ * in place and point *key and *json (*len bytes) at them: 1.  0 for any
+ * other line.  stream_line() is not usable afterwards for that line.
+ */
+int stream_top(struct stream *s, const char **key, const char **json, size_t *len);
 
 #endif

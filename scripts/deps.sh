@@ -3,7 +3,7 @@
 # As root it installs what is missing (apt-get); otherwise it prints the one
 # command to run.  Idempotent: does nothing when all are present.
 # Arguments name other packages to ensure instead (bench.sh: time).
-pkgs=${*:-"zlib1g-dev libarchive-dev pkg-config make gcc libstdc++-12-dev libisal-dev"}
+pkgs=${*:-"zlib1g-dev libarchive-dev pkg-config make gcc libstdc++-12-dev libisal-dev libprotobuf-c-dev protobuf-c-compiler"}
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -3,7 +3,8 @@
 # The examples are run, in a scratch folder, against fixtures named as the
 # pages name them: trace.json (the sample trace the repo ships),
 # trace.json.gz, traces.tar.gz (also as run.tar.gz), events.tsv, nodes.tsv, base.json.gz,
-# variant.json.gz, rank0.json.gz and rank1.json.gz, base_report/ and variant_report/.
+# variant.json.gz, rank0.json.gz and rank1.json.gz, base_report/ and variant_report/,
+# run_results.json (rocprofv3), profile.xplane.pb (JAX), perfetto.json.
 . "$TL_SRC/tests/lib.sh"
 
 sample="$TL_SRC/share/tl/sample/trace.json"
@@ -21,6 +22,9 @@ cp traces.tar.gz run.tar.gz
 cp trace.json.gz rank0.json.gz
 sed 's/"rank": 0, "world_size": 2/"rank": 1, "world_size": 2/' trace.json | gzip -c >rank1.json.gz
 tl-cat trace.json >events.tsv && tl-tree events.tsv >nodes.tsv
+cp "$TL_SRC/tests/t1100-cat-rocprof.d/mixed_results.json" run_results.json
+cp "$TL_SRC/tests/t3510-jax-sheets.d/synthetic_jax.xplane.pb" profile.xplane.pb
+cp "$TL_SRC/tests/t3520-pftrace-sheets.d/edge.json" perfetto.json
 if [ -f "$TL_SRC/scripts/tl-report" ]; then
 	sh "$TL_SRC/scripts/tl-report" -o base_report base.json.gz >/dev/null 2>&1
 	sh "$TL_SRC/scripts/tl-report" -o variant_report variant.json.gz >/dev/null 2>&1

@@ -6,6 +6,7 @@
 cp "$TL_SRC/share/tl/sample/trace.json" trace.json
 gzip -c trace.json >trace.json.gz
 mkdir run && cp trace.json run/ && tar czf run.tar.gz run
+cp "$TL_SRC/tests/t1100-cat-rocprof.d/mixed_results.json" run_results.json
 
 sed -n 's/^\.Dl \$ //p' "$TL_SRC/man/tl-cat.1" | sed 's/\\e/\\/g' >examples
 while read -r cmd; do
@@ -18,7 +19,7 @@ done <examples
 
 test_expect_success 'usage is the SYNOPSIS' '
 	tl-cat -h >h &&
-	grep -q "^usage: tl-cat \[-hkv\] \[--ndjson\] \[-o FILE\] \[FILE...\]$" h &&
+	grep -q "^usage: tl-cat \[-hkv\] \[--format\] \[--ndjson\] \[-o FILE\] \[FILE...\]$" h &&
 	grep -q "^\.Op Fl hkv$" "$TL_SRC/man/tl-cat.1" &&
 	grep -q "^\.Op Fl -ndjson$" "$TL_SRC/man/tl-cat.1"
 '

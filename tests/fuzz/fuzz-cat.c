@@ -13,7 +13,7 @@
 
 static void one(const char *path, int ndjson, int keep_going)
 {
-	struct cat_opts o = { ndjson, keep_going, 0 };
+	struct cat_opts o = { .ndjson = ndjson, .keep_going = keep_going };
 	struct outbuf *ob = outbuf_open_fd(1);
 	struct cat *c = cat_new(ob, &o);
 

@@ -6,6 +6,8 @@ against an independent reading of TRACE with Python's json module.
    field; JSON columns compare as parsed JSON (numbers as their text), since
    Python re-encodes strings.  #top directives agree as a set (tl-cat writes
    them where they stand in the file, pycat after the rows), #end exactly.
+   A rocprofv3 results file (tests/tools/pyrocprof.py) stands for the events
+   tl-cat makes of its records.
 2. The number of rows is len(traceEvents) as Python counts it, and the uids
    are 0..n-1, each once, in order.
 3. Every NDJSON event line minus "uid" and "src" equals the original
@@ -15,7 +17,11 @@ Prints what differs and exits 1, or prints a summary and exits 0.
 """
 import gzip
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pyrocprof  # noqa: E402
 
 JSONCOLS = {"pid", "tid", "id", "dims", "types", "strides", "concrete", "args", "extra"}
 
@@ -86,6 +92,9 @@ def main():
     doc = json.loads(raw, parse_float=Num, parse_int=Num, object_pairs_hook=list)
     if isinstance(doc, list) and (not doc or not isinstance(doc[0], tuple)):
         events = doc
+    elif doc and doc[0][0] == pyrocprof.TOOL:
+        # rocprofv3: the events tl-cat makes of its records
+        events = pyrocprof.rocprof_doc(doc, Num)[0]
     else:
         events = dict(doc)["traceEvents"]
     a = read_tsv(tl)

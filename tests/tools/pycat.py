@@ -5,7 +5,10 @@ Writes the tl-events 1 stream of tl-stream(5) from Python's json module.
 Tests use it as an oracle: rows must agree with tl-cat's field by field
 (JSON columns compared as parsed values, since Python re-encodes strings).
 """
-import gzip, json, sys
+import gzip, json, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pyrocprof  # noqa: E402
 
 COLS = ["uid", "src", "ph", "cat", "name", "pid", "tid", "ts", "dur", "id",
         "corr", "ext", "seq", "stream", "device", "dims", "types", "strides",
@@ -29,6 +32,15 @@ def enc(v):
     if isinstance(v, list):
         return "[" + ",".join(enc(x) for x in v) + "]"
     return json.dumps(v, ensure_ascii=False)
+
+
+def todict(v):
+    """Ordered (key, value) pairs (pyrocprof's objects) back to dicts."""
+    if isinstance(v, list) and v and all(isinstance(x, tuple) for x in v):
+        return {k: todict(x) for k, x in v}
+    if isinstance(v, list):
+        return [todict(x) for x in v]
+    return v
 
 
 def tsv(s):
@@ -74,6 +86,16 @@ def main():
             raw = gzip.decompress(raw)
         doc = json.loads(raw, parse_float=Num, parse_int=Num)
         w("#source\t%d\t%s\n" % (src, tsv(path)))
+        if isinstance(doc, dict) and next(iter(doc), None) == pyrocprof.TOOL:
+            pairs = json.loads(raw, parse_float=Num, parse_int=Num,
+                               object_pairs_hook=list)
+            events, tops = pyrocprof.rocprof_doc(pairs, Num)
+            for uid, e in enumerate(events):
+                w(row(uid, src, todict(e)) + "\n")
+            for k, v in tops:
+                w("#top\t%d\t%s\t%s\n" % (src, tsv(k), tsv(enc(todict(v)))))
+            w("#end\t%d\t%d\t0\n" % (src, len(events)))
+            continue
         events = doc["traceEvents"] if isinstance(doc, dict) else doc
         for uid, e in enumerate(events):
             w(row(uid, src, e) + "\n")

@@ -1,0 +1,87 @@
+#!/bin/sh
+# tl-pftrace: TraceLens's three Perfetto-style reports (HIP activity with
+# its Markdown, HIP API <-> kernel, memory copies), byte for byte, on the
+# event sets of TraceLens's own tests (minimal, rich, full, the HIP API and
+# memory-copy cases) rebuilt as JSON, on edge.json made to reach the rules
+# those leave alone, and at scale on a Perfetto-style rendering of the
+# rocprof-908 corpus file.  The references are TraceLens's
+# (t3520-pftrace-sheets.d/refs.sh; the cases and their flags in cases).
+. "$TL_SRC/tests/lib.sh"
+D=$TL_SRC/tests/t3520-pftrace-sheets.d
+C=$SHARED/corpus
+
+grep -v '^#' "$D/cases" >cases
+while IFS=';' read -r name input act api; do
+	case $input in
+	@rocprof-908)
+		if ! test -f "$C/rocprof-908/trace_results.json.gz"; then
+			test_skip "$name" "no corpus"; continue
+		fi
+		if ! test -f 908.json; then
+			python3 "$D/from-rocprof.py" "$C/rocprof-908/trace_results.json.gz" \
+				>908.json || { rm -f 908.json; test_skip "$name" "no python3"; continue; }
+		fi
+		input=$PWD/908.json ;;
+	*) input=$D/$input ;;
+	esac
+	flags="$act $api"
+	test_expect_success "$name: every sheet and report.md as TraceLens writes them" '
+		rm -rf out && tl-cat "$input" >ev &&
+		eval "tl-pftrace --csv -o out --md out/report.md $flags ev" &&
+		(cd "$D/ref-$name" && ls) >want && (cd out && ls) >got && test_cmp want got &&
+		for f in "$D/ref-$name"/*; do test_cmp "$f" "out/${f##*/}" || exit 1; done
+	'
+done <cases
+
+test_expect_success 'TSV by default; -s SHEET alone writes it to stdout' '
+	tl-cat "$D/memcpy.json" >ev && tl-pftrace -s memory_copy_by_copy_bytes ev >s &&
+	printf "#tl-sheet 1\ncopy_bytes\tdirection\tcount\n4096\td2h (GPU 1)\t1\n" >want &&
+	printf "8192\td2d (GPU 0 -> GPU 1)\t1\n20138\th2d (GPU 2)\t2\n" >>want &&
+	test_cmp want s
+'
+
+test_expect_success 'TraceLens flags in either spelling' '
+	tl-cat "$D/edge.json" >ev &&
+	tl-pftrace --csv -o a --merge_kernels --kernel_summary_group name ev &&
+	tl-pftrace --csv -o b --merge-kernels --kernel-summary-group name ev &&
+	diff -r a b
+'
+
+test_expect_success '--no_kernel_summary and --no_hip_summary drop their sheets' '
+	tl-cat "$D/edge.json" >ev &&
+	tl-pftrace -o o --no_kernel_summary --no-hip-summary ev && ls o >got &&
+	printf "%s\n" api_kernel_summary.tsv category_summary.tsv \
+		memory_copy_by_copy_bytes.tsv xla_top.tsv >want && test_cmp want got
+'
+
+test_expect_success '--write_md writes DIR/report.md' '
+	tl-cat "$D/minimal.json" | tl-pftrace -o w --write_md &&
+	test_cmp "$D/ref-minimal/report.md" w/report.md
+'
+
+test_expect_success 'a value TraceLens cannot int() stops that report only' '
+	printf "%s\n" "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":9,\"args\":{\"agent\":\"g\",\"begin_ns\":\"x\",\"delta_ns\":5}}," \
+		"{\"ph\":\"X\",\"cat\":\"memory_copy\",\"name\":\"MEMORY_COPY_HOST_TO_DEVICE\",\"args\":{\"copy_bytes\":8,\"dst_agent\":1}}]}" >bad.json &&
+	tl-cat bad.json >ev &&
+	test_must_fail tl-pftrace --csv -o bad ev 2>err &&
+	grep -q "HIP activity report: args.begin_ns is no integer" err &&
+	ls bad >got && printf "%s\n" api_kernel_summary.csv memory_copy_by_copy_bytes.csv >want &&
+	test_cmp want got
+'
+
+test_expect_code 2 'a Python regex tl cannot run is a usage error' \
+	'tl-pftrace --exclude_kernel_regex "(?<=x)y" -o o /dev/null'
+test_expect_code 2 'an unknown choice is a usage error' \
+	'tl-pftrace --kernel_summary_group grid -o o /dev/null'
+test_expect_code 2 'no -o, no --md and no single -s: usage error' 'tl-pftrace /dev/null'
+
+test_expect_success 'a user regex (POSIX translation) excludes kernels' '
+	tl-cat "$D/edge.json" >ev &&
+	tl-pftrace --csv -s api_kernel_summary --exclude_kernel_regex "^Cijk_\w+$" ev >s &&
+	! grep -q Cijk s && grep -q fusion_123 s
+'
+
+test_expect_success 'not an event stream: exit 1, named' '
+	echo hello >junk && test_must_fail tl-pftrace -o o junk 2>err && grep -q junk err
+'
+test_done
