@@ -17,7 +17,13 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-jax [-h] [--csv] [--keyword WORD]... [-o DIR] [-s SHEET]... [FILE]";
+	"usage: tl-jax [-h] [--csv] [--keyword WORD]... [-o DIR] [-s SHEET]... [FILE]\n"
+	"\n"
+	"  -h, --help           print this help and exit\n"
+	"  -o, --output DIR     write each sheet into DIR\n"
+	"  -s, --sheet SHEET    write only this sheet (repeatable; one: to stdout)\n"
+	"      --csv            write TraceLens's CSV files, not tl sheet streams\n"
+	"      --keyword WORD   only kernels whose metadata holds WORD (repeatable)";
 
 static const struct option longopts[] = {
 	{ "csv", no_argument, NULL, 'C' },

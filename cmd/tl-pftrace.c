@@ -25,7 +25,27 @@ static const char usage[] =
 	"                  [--no-hip-summary] [--hip-summary-top N]\n"
 	"                  [--hip-summary-group name|name+stream|name+op|name+stream+op]\n"
 	"                  [--exclude-kernel-regex RE] [--allow-multi-kernel-per-api]\n"
-	"                  [--include-nonlaunch-apis] [FILE]";
+	"                  [--include-nonlaunch-apis] [FILE]\n"
+	"\n"
+	"  -h, --help                 print this help and exit\n"
+	"  -o, --output DIR           write each sheet into DIR\n"
+	"  -s, --sheet SHEET          write only this sheet (repeatable; one: to stdout)\n"
+	"      --csv                  write TraceLens's CSV files, not tl sheet streams\n"
+	"      --md FILE, --output-md-path FILE, --output_md_path FILE  the Markdown report\n"
+	"      --write-md, --write_md  the Markdown report to DIR/report.md\n"
+	"      --merge-kernels, --merge_kernels  merge kernels of one name first\n"
+	"      --min-event-ns N, --min_event_ns N  leave out shorter events (5000)\n"
+	"      --min-tid N, --max-tid N, --min_tid N, --max_tid N  only these threads\n"
+	"      --top-xla N, --top_xla N  rows of xla_top (30)\n"
+	"      --no-kernel-summary, --no-hip-summary, --no_kernel_summary, --no_hip_summary  leave it out\n"
+	"      --kernel-summary-include-rccl, --kernel_summary_include_rccl  count RCCL kernels\n"
+	"      --kernel-summary-baseline B, --kernel_summary_baseline B  total or compute\n"
+	"      --kernel-summary-group G, --kernel_summary_group G  config or name\n"
+	"      --kernel-summary-top N, --hip-summary-top N, --kernel_summary_top N, --hip_summary_top N  rows (200)\n"
+	"      --hip-summary-group G, --hip_summary_group G  how HIP API calls are grouped\n"
+	"      --exclude-kernel-regex RE, --exclude_kernel_regex RE  kernels left out\n"
+	"      --allow-multi-kernel-per-api, --allow_multi_kernel_per_api  keep multi-kernel calls\n"
+	"      --include-nonlaunch-apis, --include_nonlaunch_apis  keep non-launch calls";
 
 enum {
 	O_CSV = 256, O_MD, O_MERGE, O_MINTID, O_MAXTID, O_MINNS, O_NOKS, O_RCCL, O_BASE,

@@ -19,7 +19,18 @@
 static const char usage[] =
 	"usage: tl-rocprof [-h] [--bins N] [--csv] [--fix-units] [--kernel-details]\n"
 	"                  [--no-kernel-summary] [-o DIR] [-s SHEET]...\n"
-	"                  [--short-kernel-us N] [--topk N] [FILE]";
+	"                  [--short-kernel-us N] [--topk N] [FILE]\n"
+	"\n"
+	"  -h, --help             print this help and exit\n"
+	"  -o, --output DIR       write each sheet into DIR\n"
+	"  -s, --sheet SHEET      write only this sheet (repeatable; one: to stdout)\n"
+	"      --bins N           bins of the short-kernel histogram (100)\n"
+	"      --csv              write TraceLens's CSV files, not tl sheet streams\n"
+	"      --fix-units        durations in microseconds (a deviation from TraceLens)\n"
+	"      --kernel-details   also the kernel_details sheet\n"
+	"      --no-kernel-summary  leave out the two kernel summaries\n"
+	"      --short-kernel-us N  the short-kernel threshold (10)\n"
+	"      --topk N           only the N longest kernels in kernel_details";
 
 static const struct option longopts[] = {
 	{ "bins", required_argument, NULL, 'B' },
