@@ -18,11 +18,13 @@ pattern=${1:-t*}
 SHARED=${SHARED:-$(cd "$src/.." && pwd)/shared}
 TL_SHARE=${TL_SHARE:-$src/share/tl}
 export TL_BIN TL_UNIT SHARED TL_SHARE TL_SRC="$src"
-pass=0 fail=0 skip=0
 mkdir -p "$src/tests/trash"
-for t in "$src"/tests/$pattern.sh; do
-	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
+
+# one NAME: run tests/NAME.sh into tests/trash/NAME.tap and write its
+# result line ("ok"/"FAIL", passed, failed, skipped) to tests/trash/NAME.res
+one() {
+	name=$1
+	t="$src/tests/$name.sh"
 	TRASH="$src/tests/trash/$name"
 	rm -rf "$TRASH"; mkdir -p "$TRASH"
 	out="$src/tests/trash/$name.tap"
@@ -50,13 +52,45 @@ for t in "$src"/tests/$pattern.sh; do
 	f=$(grep -c '^not ok ' "$out" | tr -d ' ')
 	p=$((p - s))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $name exited $rc" >>"$out"; fi
+	echo "$p $f $s" >"$src/tests/trash/$name.res"
+	[ -n "$preserve" ] || rm -rf "$TRASH"
+}
+
+if [ "${TL_RUN_ONE:-}" ]; then
+	one "$TL_RUN_ONE"
+	exit 0
+fi
+
+# The tests run TL_TEST_JOBS at a time (default: the number of CPUs; each
+# has its own scratch folder); the results are printed in name order.
+jobs=${TL_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+names=
+for t in "$src"/tests/$pattern.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	rm -f "$src/tests/trash/$name.res"
+	names="$names $name"
+done
+[ -z "$names" ] ||
+	printf '%s\n' $names | TL_UPDATE=${TL_UPDATE:-} xargs -P "$jobs" -I{} \
+		env TL_RUN_ONE={} sh "$0" ${preserve:+--preserve}
+pass=0 fail=0 skip=0
+for name in $names; do
+	out="$src/tests/trash/$name.tap"
+	res="$src/tests/trash/$name.res"
+	if [ -f "$res" ]; then
+		read -r p f s <"$res"
+	else
+		p=0 f=1 s=0
+		echo "not ok - $name did not finish" >>"$out"
+	fi
+	rm -f "$res"
 	if [ "$f" -gt 0 ]; then
 		echo "FAIL $name"; sed 's/^/    /' "$out"
 	else
 		echo "ok   $name ($p passed${s:+, $s skipped})" | sed 's/, 0 skipped//'
 	fi
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-	[ -n "$preserve" ] || rm -rf "$TRASH"
 done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
