@@ -12,6 +12,7 @@ if ! command -v parallel >/dev/null 2>&1; then why='GNU parallel is not installe
 elif ! [ -x "$sshd" ]; then why='no sshd (apt-get install openssh-server)'
 elif ! command -v ssh >/dev/null 2>&1 || ! command -v ssh-keygen >/dev/null 2>&1; then why='no ssh client'
 elif [ "$(id -u)" != 0 ]; then why='not root: sshd needs root to start a login session here'
+elif [ "${TL_SAN:-}" = 1 ]; then why='SAN=1: the ssh login does not carry the sanitizer settings to the remote ranks (run it in the plain build)'
 fi
 if [ -n "$why" ]; then
 	test_skip 'tl-ranks --sshlogin against a local sshd' "$why"
