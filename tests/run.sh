@@ -39,8 +39,10 @@ one() {
 		LSAN_OPTIONS="exitcode=86"
 		export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 	fi
+	t0=$(date +%s)
 	(cd "$TRASH" && TRASH="$TRASH" TEST_DIR="$src/tests/$name.d" sh "$t") >"$out" 2>&1
 	rc=$?
+	secs=$(( $(date +%s) - t0 ))
 	for r in "$san".*; do
 		[ -f "$r" ] || continue
 		echo "not ok - sanitizer report ($(basename "$r"))" >>"$out"
@@ -52,7 +54,7 @@ one() {
 	f=$(grep -c '^not ok ' "$out" | tr -d ' ')
 	p=$((p - s))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $name exited $rc" >>"$out"; fi
-	echo "$p $f $s" >"$src/tests/trash/$name.res"
+	echo "$p $f $s $secs" >"$src/tests/trash/$name.res"
 	[ -n "$preserve" ] || rm -rf "$TRASH"
 }
 
@@ -75,22 +77,27 @@ done
 	printf '%s\n' $names | TL_UPDATE=${TL_UPDATE:-} xargs -P "$jobs" -I{} \
 		env TL_RUN_ONE={} sh "$0" ${preserve:+--preserve}
 pass=0 fail=0 skip=0
+rm -f "$src/tests/trash/times"
 for name in $names; do
 	out="$src/tests/trash/$name.tap"
 	res="$src/tests/trash/$name.res"
 	if [ -f "$res" ]; then
-		read -r p f s <"$res"
+		read -r p f s secs <"$res"
 	else
-		p=0 f=1 s=0
+		p=0 f=1 s=0 secs=0
 		echo "not ok - $name did not finish" >>"$out"
 	fi
 	rm -f "$res"
 	if [ "$f" -gt 0 ]; then
 		echo "FAIL $name"; sed 's/^/    /' "$out"
 	else
-		echo "ok   $name ($p passed${s:+, $s skipped})" | sed 's/, 0 skipped//'
+		echo "ok   $name ($p passed${s:+, $s skipped}, ${secs} s)" | sed 's/, 0 skipped//'
 	fi
+	echo "$secs $name" >>"$src/tests/trash/times"
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
+# the slowest tests, so that a suite growing past CI's time shows where
+echo "slowest (wall s): $(sort -rn "$src/tests/trash/times" 2>/dev/null | head -8 | tr '\n' ' ')"
+rm -f "$src/tests/trash/times"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
