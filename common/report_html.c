@@ -7,6 +7,7 @@
 #include "report_chart.h"
 #include "report_diff.h"
 #include "report_facts.h"
+#include "report_idle.h"
 #include "report_html.h"
 #include "report_job.h"
 #include "report_name.h"
@@ -1038,36 +1039,31 @@ static void section_short(struct outbuf *ob, struct report_dir *rd, const struct
 
 static void section_idle(struct outbuf *ob, struct report_dir *rd)
 {
-	static const char *const cols[] = {
-		"rank", "GPU idle %", "stream idle: waiting on the host (ms)",
-		"between kernels (ms)", "other (ms)", "comm overlapped by compute %",
-		"launches", "short kernels behind longer launch calls",
-		"launch delay p50 (\xc2\xb5s)", "launch delay p99 (\xc2\xb5s)", "longest launch queue",
-	};
-	static const struct { const char *col; double scale; int prec; } num[] = {
-		{ "idle_pct", 1, 2 }, { "host_wait_us", 1e-3, 3 }, { "kernel_wait_us", 1e-3, 3 },
-		{ "other_wait_us", 1e-3, 3 }, { "comm_comp_overlap_pct", 1, 2 }, { "launches", 1, 0 },
-		{ "short_kernels", 1, 0 }, { "launch_delay_p50_us", 1, 3 },
-		{ "launch_delay_p99_us", 1, 3 }, { "max_queue_length", 1, 0 },
-	};
+	const char *cols[REPORT_IDLE_NCOLS];
 	const struct csv *c = report_dir_sheet(rd, "idle/summary");
 	long crank = report_col(c, "rank");
 
 	if (crank < 0)
 		return;
+	for (size_t k = 0; k < REPORT_IDLE_NCOLS; k++)
+		cols[k] = report_idle_cols[k].heading;
 	html_section(ob, "idle", "Why the GPU waits");
 	outbuf_puts(ob, "<p>HTA's breakdowns of the GPU's idle time; the tables are in "
 		    "<code>idle/</code> (tl-idle(1)).</p>\n");
-	html_table_begin(ob, "idle", cols, sizeof(cols) / sizeof(cols[0]));
+	html_table_begin(ob, "idle", cols, REPORT_IDLE_NCOLS);
 	for (size_t r = 0; r < c->nrows; r++) {
 		size_t n;
 		const char *rank = report_str(c, r, crank, &n);
 
 		html_tr(ob);
 		html_td_text(ob, rank, n, HTML_TD_TEXT);
-		for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
-			html_td_num(ob, report_num(c, r, report_col(c, num[k].col)) * num[k].scale,
-				    num[k].prec);
+		/* column 0 is the rank, the others numbers */
+		for (size_t k = 1; k < REPORT_IDLE_NCOLS; k++) {
+			const struct report_idle_col *ic = &report_idle_cols[k];
+			double scale = ic->scale != 0 ? ic->scale : 1;
+
+			html_td_num(ob, report_num(c, r, report_col(c, ic->col)) * scale, ic->prec);
+		}
 		html_tr_end(ob);
 	}
 	html_table_end(ob);

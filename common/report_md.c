@@ -4,6 +4,7 @@
 
 #include "display.h"
 #include "report_facts.h"
+#include "report_idle.h"
 #include "report_md.h"
 #include "report_name.h"
 #include "report_diff.h"
@@ -308,10 +309,12 @@ static void short_kernels(struct report_dir *rd, struct outbuf *ob, const struct
 
 /*
  * Why the GPU waits: tl-idle's summary (idle/summary.csv, one row per
- * rank), when the folder has it (tl-report --no-idle leaves it out).
- * Percentages and counts as tl-idle wrote them, times in ms.
+ * rank), when the folder has it (tl-report --no-idle leaves it out), with
+ * report.html's columns (report_idle.h).  Percentages and counts as
+ * tl-idle wrote them, times in ms.
  */
-static void idle_cell(struct outbuf *ob, const struct csv *c, size_t r, const char *col, double scale)
+static void idle_cell(struct outbuf *ob, const struct csv *c, size_t r, const char *col, double scale,
+		      int prec)
 {
 	long k = report_col(c, col);
 	size_t n;
@@ -323,35 +326,36 @@ static void idle_cell(struct outbuf *ob, const struct csv *c, size_t r, const ch
 		s = report_str(c, r, k, &n);
 		md_text(ob, s, n);
 	} else {
-		md_num(ob, report_num(c, r, k) * scale, 3);
+		md_num(ob, report_num(c, r, k) * scale, prec);
 	}
 }
 
 static void idle_summary(struct report_dir *rd, struct outbuf *ob)
 {
-	static const struct { const char *col; double scale; const char *sep; } cols[] = {
-		{ "rank", 0, "| " }, { "idle_pct", 0, " | " }, { "host_wait_us", 1e-3, " | " },
-		{ "kernel_wait_us", 1e-3, " | " }, { "other_wait_us", 1e-3, " | " },
-		{ "comm_comp_overlap_pct", 0, " | " }, { "launches", 0, " | " },
-		{ "short_kernels", 0, " | " }, { "launch_delay_p50_us", 1, " | " },
-		{ "launch_delay_p99_us", 1, " / " }, { "max_queue_length", 0, " | " },
-	};
 	const struct csv *c = report_dir_sheet(rd, "idle/summary");
 
 	if (!c || report_col(c, "rank") < 0)
 		return;
 	outbuf_puts(ob, "\n## Why the GPU waits\n\nHTA's breakdowns; the tables are in "
-		    "idle/ (tl-idle(1)).\n\n| rank | GPU idle % | stream idle: waiting on the "
-		    "host ms | between kernels ms | other ms | comm overlapped by compute % "
-		    "| launches | short kernels behind longer launch calls | launch delay "
-		    "p50 / p99 µs | longest launch queue |\n"
-		    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		    "idle/ (tl-idle(1)).\n\n|");
+	for (size_t k = 0; k < REPORT_IDLE_NCOLS; k++) {
+		outbuf_puts(ob, " ");
+		outbuf_puts(ob, report_idle_cols[k].heading);
+		outbuf_puts(ob, " |");
+	}
+	outbuf_puts(ob, "\n|");
+	for (size_t k = 0; k < REPORT_IDLE_NCOLS; k++)
+		outbuf_puts(ob, "---:|");
+	outbuf_puts(ob, "\n");
 	for (size_t r = 0; r < c->nrows; r++) {
-		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-			outbuf_puts(ob, cols[k].sep);
-			idle_cell(ob, c, r, cols[k].col, cols[k].scale);
+		outbuf_puts(ob, "|");
+		for (size_t k = 0; k < REPORT_IDLE_NCOLS; k++) {
+			outbuf_puts(ob, " ");
+			idle_cell(ob, c, r, report_idle_cols[k].col, report_idle_cols[k].scale,
+				  report_idle_cols[k].prec);
+			outbuf_puts(ob, " |");
 		}
-		outbuf_puts(ob, " |\n");
+		outbuf_puts(ob, "\n");
 	}
 }
 

@@ -6,8 +6,6 @@
  * multi-rank report and coll_analysis, with nothing written.  Any other
  * input is an event or node stream: the map step (coll_extract) reads it,
  * writes its collectives stream to /dev/null, and the reduce runs on it.
- * tests/fuzz/coll_stream.c, the coll developer's first harness of the
- * reduce (t7005), is the same as the first half.
  *
  * Dictionary: tsv
  */
