@@ -510,9 +510,10 @@ int replay_ir_build(struct replay_ir *ir, const struct replay_schemas *rs,
 		else
 			replay_sig_release(&ir->sig);
 	}
-	if (r == NOMATCH)
-		fail(ir, n ? "no schema of %zu matches its arguments" : "no schema (%zu) of that name",
-		     n);
+	if (r == NOMATCH && n)
+		fail(ir, "none of its %zu schemas matches its arguments", n);
+	else if (r == NOMATCH)
+		fail(ir, "no schema of that name");
 	if (r != MATCH)
 		return -1;
 	for (size_t i = 0; i < ir->sig.n; i++)
