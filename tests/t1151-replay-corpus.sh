@@ -39,4 +39,19 @@ test_expect_success '--top 8: ops_unique_args order and counts' '
 	PY
 '
 
+if [ "${TL_SAN:-}" = 1 ]; then
+	test_skip 'tl-replay is valgrind-clean' 'SAN=1 build (ASan replaces valgrind)'
+elif ! command -v valgrind >/dev/null 2>&1; then
+	test_skip 'tl-replay is valgrind-clean' 'valgrind is not installed'
+else
+	test_expect_success 'tl-replay is valgrind-clean (--uid all, --top, --name)' '
+		vg() { valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+			--error-exitcode=99 "$@"; } &&
+		vg tl-replay --uid $(paste -sd, uids) -o vg1 nodes 2>/dev/null &&
+		vg tl-replay --top 8 -o vg2 nodes 2>/dev/null &&
+		vg tl-replay --name aten::addmm -o vg3 nodes 2>/dev/null &&
+		test_cmp all/event_replay_ir.json vg1/event_replay_ir.json
+	'
+fi
+
 test_done
