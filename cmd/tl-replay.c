@@ -1,6 +1,6 @@
 /*
- * tl-replay: TraceLens's event replay.  For the chosen cpu_ops of a node
- * stream, DIR/event_replay_ir.json (EventReplayer.get_repro_info() of each,
+ * tl-replay: TraceLens's event replay.  For the chosen cpu_ops of a trace
+ * (or its node stream), DIR/event_replay_ir.json (EventReplayer.get_repro_info() of each,
  * as json.dump(indent=4) writes the list) and DIR/replay.py, a stand-alone
  * script that rebuilds and times each op with PyTorch.  See tl-replay(1);
  * the work is in common/replay_*.c.
@@ -14,6 +14,7 @@
 #include "err.h"
 #include "opt.h"
 #include "outbuf.h"
+#include "replay_input.h"
 #include "replay_ir.h"
 #include "replay_schema.h"
 #include "replay_script.h"
@@ -24,7 +25,7 @@
 
 static const char usage[] =
 	"usage: tl-replay [-h] [--uid U,... | --name OP | --top N] [--schemas FILE] -o DIR\n"
-	"                 [NODES]\n"
+	"                 [TRACE]\n"
 	"\n"
 	"  -h, --help           print this help and exit\n"
 	"  -o, --output DIR     the folder to write, made if needed\n"
@@ -101,7 +102,7 @@ static int extract(const struct tree_nodes *ns, const struct replay_schemas *rs,
 
 static int run(const char *path, const struct opts *o)
 {
-	struct tree_nodes *ns = tree_nodes_read(path);
+	struct tree_nodes *ns = replay_input_read(path);
 	struct replay_schemas *rs = NULL;
 	struct replay_pick p = {0};
 	struct pystr json = {0}, ops = {0};

@@ -268,7 +268,7 @@ void replay_json_str(struct pystr *o, const char *s, size_t n)
 			case '\b': pystr_add(o, "\\b", 2); break;
 			case '\f': pystr_add(o, "\\f", 2); break;
 			default:
-				if (c < 0x20) {
+				if (c < 0x20 || c == 0x7f) {	/* outside ' '..'~' */
 					snprintf(buf, sizeof(buf), "\\u%04x", c);
 					pystr_adds(o, buf);
 				} else {

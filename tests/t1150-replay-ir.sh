@@ -24,6 +24,14 @@ test_expect_success 'aten::mm: the entry spec §5 shows, as json.dump(indent=4) 
 	test_cmp spec5.json out/event_replay_ir.json
 '
 
+test_expect_success 'a trace read directly: the same bytes as from its node stream' '
+	tl-replay --uid 0 -o direct "$D/mm-trace.json" 2>err && test_cmp /dev/null err &&
+	test_cmp "$D/mm-tracelens.json" direct/event_replay_ir.json &&
+	gzip -c "$D/mm-trace.json" >mm.json.gz && tl-replay --uid 0 -o gz mm.json.gz &&
+	test_cmp "$D/mm-tracelens.json" gz/event_replay_ir.json &&
+	cmp out/replay.py gz/replay.py
+'
+
 test_expect_success 'every rule: the same IR as TraceLens, the same ops refused' '
 	tl-cat "$D/ops-trace.json" >ev && tl-tree ev >nodes &&
 	tl-replay --uid $(seq -s, 0 18) -o ops nodes 2>err &&
@@ -52,8 +60,12 @@ test_expect_success '--name: one entry per unique-args group, with its count' '
 '
 
 test_expect_success 'bad input: message naming the file, exit 1' '
-	test_must_fail tl-replay --uid 0 -o bad "$D/mm-trace.json" 2>err &&
-	grep -q "^tl-replay: $D/mm-trace.json:1: not a tl stream" err &&
+	test_must_fail tl-replay --uid 0 -o bad "$TL_SRC/tests/bad/notjson.json" 2>err &&
+	grep -q "^tl-cat: $TL_SRC/tests/bad/notjson.json: " err &&
+	test_must_fail tl-replay --uid 0 -o bad ev 2>err &&
+	grep -q "^tl-replay: ev:1: a tl-events stream, but this program reads nodes" err &&
+	test_must_fail tl-replay --uid 0 -o bad /nonexistent.json 2>err &&
+	grep -q "^tl-replay: /nonexistent.json: No such file" err &&
 	test_must_fail tl-replay --uid 99 -o bad nodes 2>err &&
 	grep -q "^tl-replay: .*ops-trace.json: uid 99: no such event (the stream has 19)" err &&
 	test_must_fail tl-replay --uid 1,x -o bad nodes 2>err &&

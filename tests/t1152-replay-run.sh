@@ -70,6 +70,11 @@ if ! have_shared; then
 	test_skip 'corpus trace' "no ../shared/corpus here"
 	test_done; exit
 fi
+# the corpus run is PyTorch's time, the same in both builds: CI runs it once
+if [ "${TL_SAN:-}" = 1 ]; then
+	test_skip 'corpus trace under PyTorch' "SAN=1: the plain build runs it (tl-replay itself is checked under ASan by t1150, t1151)"
+	test_done; exit
+fi
 
 test_expect_success 'every cpu_op of a real trace that CPU PyTorch runs, tensors as recorded' '
 	tl-cat "$C/trace.json.gz" >ev && tl-tree ev >nodes &&
