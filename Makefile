@@ -193,6 +193,7 @@ install: all
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL) -d $(DESTDIR)$(SHAREDIR)/arch $(DESTDIR)$(SHAREDIR)/sample
 	$(INSTALL) -m 644 share/tl/*.tsv $(DESTDIR)$(SHAREDIR)
+	$(INSTALL) -m 644 share/tl/aten-schemas.txt share/tl/replay.py.in $(DESTDIR)$(SHAREDIR)
 	$(INSTALL) -m 644 share/tl/arch/*.tsv $(DESTDIR)$(SHAREDIR)/arch
 	$(INSTALL) -m 644 share/tl/sample/trace.json $(DESTDIR)$(SHAREDIR)/sample
 

@@ -870,17 +870,13 @@ static void unique_args_row(struct perf_report *pr, struct sheet *sh, const size
 
 /* ops_unique_args, and with kl its _kl_overlap twin grouped by the
  * overlapping kernels' names too */
-static int write_unique_args(struct perf_report *pr, struct sheet *sh, int kl)
+static struct pd_groupby *unique_groups(struct perf_report *pr, int kl)
 {
 	const struct perf_tree *tp = pr->tp;
 	struct pd_groupby *g = pd_groupby_new();
 	struct pystr k = {0};
-	struct cols h = {0};
-	size_t ng, i, j, n, *o;
-	double *dsum, total, cum = 0, ts0 = INFINITY;
-	uint32_t *exuid;
 
-	for (i = 0; i < tp->nlaunch; i++) {
+	for (size_t i = 0; i < tp->nlaunch; i++) {
 		const struct launcher *L = &tp->launch[i];
 		const struct overlap_info *ov = launcher_ov(tp, L);
 		const char *ovs = ov->names ? ov->names : "None";
@@ -896,6 +892,19 @@ static int write_unique_args(struct perf_report *pr, struct sheet *sh, int kl)
 			key_bool(&k, rc_of(pr, L->uid));
 		pd_groupby_add(g, k.buf, k.len, i);
 	}
+	pystr_release(&k);
+	return g;
+}
+
+static int write_unique_args(struct perf_report *pr, struct sheet *sh, int kl)
+{
+	const struct perf_tree *tp = pr->tp;
+	struct pd_groupby *g = unique_groups(pr, kl);
+	struct cols h = {0};
+	size_t ng, i, j, n, *o;
+	double *dsum, total, cum = 0, ts0 = INFINITY;
+	uint32_t *exuid;
+
 	ng = pd_groupby_count(g);
 	dsum = xcalloc(ng + 1, sizeof(*dsum));
 	exuid = xcalloc(ng + 1, sizeof(*exuid));
@@ -916,12 +925,39 @@ static int write_unique_args(struct perf_report *pr, struct sheet *sh, int kl)
 		const size_t *rows = pd_groupby_rows(g, o[i], &n);
 		unique_args_row(pr, sh, rows, n, kl, ts0, total, &cum);
 	}
-	pystr_release(&k);
 	free(o);
 	free(dsum);
 	free(exuid);
 	pd_groupby_free(g);
 	return 0;
+}
+
+size_t perf_report_unique_groups(struct perf_report *pr, uint32_t **exuid, size_t **count)
+{
+	const struct perf_tree *tp = pr->tp;
+	struct pd_groupby *g = unique_groups(pr, 0);
+	size_t ng = pd_groupby_count(g), n, *o;
+	double *dsum = xcalloc(ng + 1, sizeof(*dsum));
+	uint32_t *ex = xcalloc(ng + 1, sizeof(*ex));
+
+	for (size_t i = 0; i < ng; i++) {
+		const size_t *rows = pd_groupby_rows(g, i, &n);
+		dsum[i] = launcher_gsum(tp, rows, n, 0);
+		ex[i] = tp->launch[rows[0]].uid;
+	}
+	o = order_desc(dsum, ex, ng);
+	*exuid = xcalloc(ng + 1, sizeof(**exuid));
+	*count = xcalloc(ng + 1, sizeof(**count));
+	for (size_t i = 0; i < ng; i++) {
+		pd_groupby_rows(g, o[i], &n);
+		(*exuid)[i] = ex[o[i]];
+		(*count)[i] = n;
+	}
+	free(o);
+	free(dsum);
+	free(ex);
+	pd_groupby_free(g);
+	return ng;
 }
 
 static int write_ops_unique_args(struct perf_report *pr, struct sheet *sh)

@@ -83,6 +83,13 @@ int perf_report_wanted(const struct perf_report *pr, const char *sheet);
 int perf_report_write(struct perf_report *pr, const char *sheet, struct sheet *sh);
 
 /*
+ * ops_unique_args's groups in its row order (total direct kernel time,
+ * descending): each group's ex_UID and operation_count (tl-replay --top).
+ * Returns the number of groups; the arrays are malloc'd.
+ */
+size_t perf_report_unique_groups(struct perf_report *pr, uint32_t **exuid, size_t **count);
+
+/*
  * TraceLens's _summarize_kernel_stats over nrows kernel lists (GPU event
  * uids), for other sheets that print kernel details (common/perfsheet):
  * appends the summary cell to full and trunc_kernel_details to trunc.
