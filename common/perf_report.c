@@ -63,6 +63,15 @@ int perf_report_known(const char *sheet)
 
 /* ---- cells ---------------------------------------------------------- */
 
+/* a row's UID as the trace numbers it: a record's uid, or past the last
+ * event for the synthetic rows (numbered from ns->n on in memory) */
+static int64_t printed_uid(const struct tree_nodes *ns, uint32_t row_uid)
+{
+	if (row_uid < ns->n)
+		return tree_nodes_uid(ns, row_uid);
+	return (int64_t)row_uid - (int64_t)ns->n + (int64_t)ns->nevents;
+}
+
 static const struct tree_nodes *NS(const struct perf_report *pr)
 {
 	return pr->tp->ns;
@@ -851,7 +860,7 @@ static void unique_args_row(struct perf_report *pr, struct sheet *sh, const size
 	if (pr->first_occurrence)
 		sheet_float(sh, tsmin - ts0);
 	agg_pair_cells(sh, &da, &sa);
-	sheet_int(sh, L0->uid);
+	sheet_int(sh, tree_nodes_uid(NS(pr), L0->uid));
 	if (pr->parent_module)
 		sheet_str(sh, call_stack(pr, rows[0]));
 	kernel_summary_cells(pr, lists, lens, n, &full, &trunc);
@@ -1744,7 +1753,7 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 	group_cells(pr, sh, r0->name, r0->category, ovl, NULL, uids, n);
 	if (pr->tp->rc)
 		sheet_bool(sh, rc_of(pr, r0->uid));
-	sheet_int(sh, r0->row_uid);
+	sheet_int(sh, printed_uid(NS(pr), r0->row_uid));
 	sheet_int(sh, (int64_t)n);
 	sheet_float(sh, da.sum);
 	sheet_float(sh, da.mean);
@@ -1804,7 +1813,8 @@ static struct lca_meta *unified_compare(struct perf_report *pr, const struct ugr
 	struct pd_groupby *keys = pd_groupby_new();
 	struct pystr k = {0};
 	size_t *last = xcalloc(ng + 1, sizeof(*last)), *kof = xcalloc(ng + 1, sizeof(*kof));
-	int32_t *row_of = xmalloc(st_mult(tp->ns->n + 1, sizeof(*row_of)));
+	/* by uid as diff_stats names them (gpu_op_uid), records or not */
+	int32_t *row_of = xmalloc(st_mult(tp->ns->nevents + 1, sizeof(*row_of)));
 	struct lca_meta *m;
 	int any = 0;
 
@@ -1814,15 +1824,15 @@ static struct lca_meta *unified_compare(struct perf_report *pr, const struct ugr
 		kof[o[i]] = pd_groupby_add(keys, k.buf, k.len, i);
 		last[kof[o[i]]] = i;
 	}
-	for (size_t i = 0; i < tp->ns->n; i++)
+	for (size_t i = 0; i < tp->ns->nevents; i++)
 		row_of[i] = -1;
 	for (size_t g = 0; g < ng; g++)
 		for (size_t j = 0; j < ug[g].n; j++) {
 			const struct unirow *r = ug[g].rows[j]->r;
 			for (uint32_t x = 0; x < r->ngpu; x++)
-				row_of[r->gpu[x]] = (int32_t)last[kof[g]];
+				row_of[tree_nodes_uid(tp->ns, r->gpu[x])] = (int32_t)last[kof[g]];
 		}
-	m = perf_compare_rows(pr->compare, row_of, tp->ns->n, ng);
+	m = perf_compare_rows(pr->compare, row_of, tp->ns->nevents, ng);
 	for (size_t i = 0; i < ng; i++)
 		any |= m[i].has;
 	if (!any) {

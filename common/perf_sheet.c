@@ -787,7 +787,7 @@ static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct psta
 	pagg(v, g->n, &kt);
 	agg_cells(sh, &kt, 1);
 	sheet_int(sh, (int64_t)g->n);
-	sheet_int(sh, r0->uid);
+	sheet_int(sh, tree_nodes_uid(ps->ns, r0->uid));
 	sheet_endrow(sh);
 	pystr_release(&full);
 	pystr_release(&trunc);
