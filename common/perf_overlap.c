@@ -65,8 +65,8 @@ void perf_tree_recompute(struct perf_tree *tp)
 					continue;
 				if (e->ts < lo)
 					lo = e->ts;
-				if (e->t_end > hi)
-					hi = e->t_end;
+				if (node_end(e) > hi)
+					hi = node_end(e);
 			}
 		tp->total_us = lo <= hi ? hi - lo : NAN;
 	}
@@ -123,10 +123,10 @@ static void sweep(struct perf_tree *tp, const uint32_t *ev, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct node *e = N(tp, ev[i]);
-		if (!(e->t_end > e->ts))
+		if (!(node_end(e) > e->ts))
 			continue;
 		p[np++] = (struct point){ e->ts, 1, ev[i], np };
-		p[np++] = (struct point){ e->t_end, 0, ev[i], np };
+		p[np++] = (struct point){ node_end(e), 0, ev[i], np };
 	}
 	tl_qsort(p, np, sizeof(*p), cmp_point);
 	/* the sets hold the trace's uids, as Python's do: their order
@@ -144,7 +144,7 @@ static void sweep(struct perf_tree *tp, const uint32_t *ev, size_t n)
 			uint32_t a = (uint32_t)tree_nodes_index(tp->ns, (uint32_t)au);
 			const struct node *x = N(tp, u), *y = N(tp, a);
 			double lo = x->ts > y->ts ? x->ts : y->ts;
-			double hi = x->t_end < y->t_end ? x->t_end : y->t_end;
+			double hi = node_end(x) < node_end(y) ? node_end(x) : node_end(y);
 			if (same_stream(tp, u, a) || hi - lo < 1.0)
 				continue;
 			py_set_add(ovset(tp, u), au);
@@ -182,7 +182,7 @@ static int cmp_uid(const void *a, const void *b)
 static double ov_len(const struct node *k, const struct node *o)
 {
 	double s = k->ts > o->ts ? k->ts : o->ts;
-	double e = k->t_end < o->t_end ? k->t_end : o->t_end;
+	double e = node_end(k) < node_end(o) ? node_end(k) : node_end(o);
 	return e - s;
 }
 
@@ -257,7 +257,7 @@ static void overlap_info(const struct perf_tree *tp, const uint32_t *k, size_t n
 		for (size_t j = 0; j < m; j++) {
 			const struct node *kn = N(tp, k[i]), *o = N(tp, (uint32_t)ov[j]);
 			double s = kn->ts > o->ts ? kn->ts : o->ts;
-			double e = kn->t_end < o->t_end ? kn->t_end : o->t_end;
+			double e = node_end(kn) < node_end(o) ? node_end(kn) : node_end(o);
 			if (e > s)
 				iv[ni++] = (struct timeline_interval){ s, e };
 		}

@@ -2013,7 +2013,7 @@ static int write_gpu_timeline(struct perf_report *pr, struct sheet *sh)
 			if (!node_is_gpu(e) || (!tp->all_gpu && e->parent < 0) ||
 			    (tp->rc && tp->rc[i] != flag))
 				continue;
-			timeline_add(&t, e->ts, e->t_end,
+			timeline_add(&t, e->ts, node_end(e),
 				     gpu_classify(cat[e->cat], tree_nodes_str(NS(pr), e->name)));
 		}
 		if (timeline_compute(&t, pr->micro_us, &b) == 0)

@@ -47,7 +47,7 @@ static double span_us(const struct tree_nodes *ns)
 		if (n->cat == NC_META || !(n->flags & (NF_HAS_TS | NF_ANNOT)))
 			continue;
 		t0 = fmin(t0, n->ts);
-		t1 = fmax(t1, fmax(n->t_end, n->ts));
+		t1 = fmax(t1, fmax(node_end(n), n->ts));
 	}
 	return t1 >= t0 ? t1 - t0 : NAN;
 }

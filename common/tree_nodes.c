@@ -147,7 +147,7 @@ static void keep(struct tree_nodes *ns, struct node *n)
 	if (droppable(ns, n)) {
 		if (n->flags & NF_HAS_TS) {	/* report_info's span */
 			ns->drop_t0 = fmin(ns->drop_t0, n->ts);
-			ns->drop_t1 = fmax(ns->drop_t1, fmax(n->t_end, n->ts));
+			ns->drop_t1 = fmax(ns->drop_t1, fmax(node_end(n), n->ts));
 		}
 		if (!ns->uid) {
 			ns->uid = xmalloc(st_mult(ns->nalloc, sizeof(*ns->uid)));
@@ -190,7 +190,6 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 			n->name = intern(ns, s, col[C_NAME]);
 			n->ts = strtod(ts, NULL);
 			n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
-			n->t_end = n->ts + n->dur;
 		}
 		keep(ns, n);
 		return 0;
@@ -211,7 +210,6 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		n->flags |= NF_HAS_TS;
 		n->ts = strtod(ts, NULL);
 		n->dur = strtod(d, NULL);
-		n->t_end = n->ts + n->dur;
 		if (*d && !strpbrk(d, ".eE") && strcmp(d, "NaN") && strcmp(d, "Infinity") &&
 		    strcmp(d, "-Infinity"))
 			n->flags |= NF_DUR_INT;

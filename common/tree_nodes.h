@@ -52,7 +52,7 @@ enum {
 };
 
 struct node {
-	double ts, dur, t_end;	/* t_end = ts + dur, once, as TraceLens */
+	double ts, dur;		/* node_end(): ts + dur, as TraceLens's t_end */
 	int32_t parent;		/* uid, -1 for none */
 	int32_t fwd;		/* uid of the forward op (bwd events), -1 */
 	uint32_t name, pid, tid, stream;	/* strpool ids (pid/tid/stream: JSON text) */
@@ -85,6 +85,13 @@ const char *tree_nodes_str(const struct tree_nodes *ns, uint32_t id);
 size_t tree_nodes_len(const struct tree_nodes *ns, uint32_t id);
 uint32_t tree_nodes_uid(const struct tree_nodes *ns, size_t i);
 int32_t tree_nodes_index(const struct tree_nodes *ns, uint32_t uid);	/* -1: no record */
+
+/* TraceLens's t_end, ts + dur: computed where it is read, the same double
+ * as one stored (8 bytes less a record) */
+static inline double node_end(const struct node *n)
+{
+	return n->ts + n->dur;
+}
 
 static inline int node_is_gpu(const struct node *n)
 {
