@@ -1739,7 +1739,7 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 		kt[j] = row_kt(u);
 		uids[j] = u->r->uid;
 		ov[j] = u->ov;
-		if (!spec && u->pc.has && u->pc.compute_spec[0])
+		if (!spec && u->pc.has && u->pc.compute_spec && u->pc.compute_spec[0])
 			spec = u->pc.compute_spec;
 		if (!params && u->pc.perf_params)
 			params = u->pc.perf_params;
@@ -1968,8 +1968,6 @@ static int write_unified_sheet(struct perf_report *pr, struct sheet *sh, int kl)
 	perf_compare_release_rows(cmp, ng);
 	for (i = 0; i < ng; i++)
 		free(ug[i].rows);
-	for (i = 0; i < tp->nuni; i++)
-		free(ur[i].pc.perf_params);
 	free(ur);
 	free(ug);
 	free(o);
