@@ -13,6 +13,7 @@
 #include "perf_ops.h"
 #include "opt.h"
 #include "perf_compare.h"
+#include "perf_model.h"
 #include "perf_report.h"
 #include "perf_sheet.h"
 #include "report_info.h"
@@ -232,6 +233,7 @@ static int run(const char *path, const struct opts *o, const struct perf_ops *db
 	perf_compare_free(cmp);
 	perf_tree_free(tp);
 	tree_nodes_free(ns);
+	perf_model_free_texts();
 	return rval;
 }
 

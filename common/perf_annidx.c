@@ -54,7 +54,7 @@ struct perf_annidx *perf_annidx_new(const struct tree_nodes *ns)
 		ax->uid[i] = k[i].uid;
 	free(k);
 	for (size_t i = 0; i < ax->n; i++) {
-		double e = ns->node[ax->uid[i]].t_end;
+		double e = node_end(&ns->node[ax->uid[i]]);
 		ax->maxend[i] = i && ax->maxend[i - 1] > e ? ax->maxend[i - 1] : e;
 	}
 	return ax;
@@ -111,7 +111,7 @@ const char *perf_annidx_lookup(const struct perf_annidx *ax, const struct node *
 	lo = 0, hi = k;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (ax->maxend[mid] > e->t_end)
+		if (ax->maxend[mid] > node_end(e))
 			hi = mid;
 		else
 			lo = mid + 1;

@@ -11,6 +11,7 @@
 #include "perf_args.h"
 #include "py_fmt.h"
 #include "py_repr.h"
+#include "strpool.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -313,17 +314,42 @@ long pm_opt_int(struct pm_ctx *c, const char *key, long def)
 
 /* ---- params ---------------------------------------------------------- */
 
+/*
+ * The param texts of every result: a sheet row holds several params and
+ * a trace has a row per op, but the keys and shapes repeat, so each text
+ * is stored once (tl-perf's largest allocation after the tree when they
+ * were copied per row: 17 bytes per trace event on owlv2).
+ */
+static struct strpool *texts;
+
+const char *pm_text(const char *s)
+{
+	if (!texts)
+		texts = strpool_new();
+	return strpool_str(texts, strpool_intern(texts, s, strlen(s)));
+}
+
+void perf_model_free_texts(void)
+{
+	strpool_free(texts);
+	texts = NULL;
+}
+
+/* repr and text (NULL: repr, or "" for None) are freed here */
 static void add_param(struct pm_ctx *c, const char *key, enum pm_vkind k, char *repr,
 		      char *text)
 {
 	struct pm_result *r = c->r;
 
 	xgrow((void **)&r->param, &r->aparam, r->nparam + 1, sizeof(*r->param));
-	r->param[r->nparam].key = xstrdup(key);
+	r->param[r->nparam].key = pm_text(key);
 	r->param[r->nparam].kind = k;
-	r->param[r->nparam].repr = repr;
-	r->param[r->nparam].str = text ? text : k == PV_NONE ? xstrdup("") : xstrdup(repr);
+	r->param[r->nparam].repr = pm_text(repr);
+	r->param[r->nparam].str = text ? pm_text(text) : k == PV_NONE ? pm_text("") :
+		r->param[r->nparam].repr;
 	r->nparam++;
+	free(repr);
+	free(text);
 }
 
 void pm_p_int(struct pm_ctx *c, const char *key, int64_t v)
@@ -404,12 +430,13 @@ char *pm_repr_ints(const int64_t *v, int n)
 	return sb_done(&b);
 }
 
-char *pm_params_dict(const struct pm_result *r)
+const char *pm_params_dict(const struct pm_result *r)
 {
 	struct pystr b = { 0 };
+	const char *t;
 
 	if (!r->nparam)
-		return xstrdup("None");
+		return pm_text("None");
 	pystr_adds(&b, "{");
 	for (size_t i = 0; i < r->nparam; i++) {
 		if (i)
@@ -419,7 +446,9 @@ char *pm_params_dict(const struct pm_result *r)
 		pystr_adds(&b, r->param[i].repr);
 	}
 	pystr_adds(&b, "}");
-	return sb_done(&b);
+	t = pm_text(b.buf ? b.buf : "");
+	pystr_release(&b);
+	return t;
 }
 
 /* ---- results and dispatch -------------------------------------------- */
@@ -517,16 +546,15 @@ void perf_model_compute(const struct perf_ops_entry *e, const struct pm_args *a,
 		pm_result_release(r);
 		r->status = st;
 		r->why = why;
+	} else if (r->nparam < r->aparam) {
+		/* sheets keep a result per row: no room for params to come */
+		r->param = xrealloc(r->param, st_mult(r->nparam, sizeof(*r->param)));
+		r->aparam = r->nparam;
 	}
 }
 
 void pm_result_release(struct pm_result *r)
 {
-	for (size_t i = 0; i < r->nparam; i++) {
-		free(r->param[i].key);
-		free(r->param[i].repr);
-		free(r->param[i].str);
-	}
 	free(r->param);
 	free(r->why);
 	memset(r, 0, sizeof(*r));

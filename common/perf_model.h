@@ -54,11 +54,13 @@ enum pm_status {
  * floats, so sheet writers need to know which values are ints. */
 enum pm_vkind { PV_NONE, PV_INT, PV_FLOAT, PV_BOOL, PV_STR, PV_OBJ };
 
+/* The texts are interned (one copy of each for the whole program: rows
+ * repeat the same keys and shapes), so a result holds only pointers. */
 struct pm_param {
-	char *key;
+	const char *key;
 	enum pm_vkind kind;
-	char *repr;		/* Python repr(); "None" for PV_NONE */
-	char *str;		/* str() as pandas writes the cell: strings
+	const char *repr;	/* Python repr(); "None" for PV_NONE */
+	const char *str;	/* str() as pandas writes the cell: strings
 				 * bare, None as "", else == repr */
 };
 
@@ -82,9 +84,13 @@ void perf_model_compute(const struct perf_ops_entry *e, const struct pm_args *a,
 		       const char *const *kernels, size_t nkernels, int bwd,
 		       struct pm_result *r);
 void pm_result_release(struct pm_result *r);
+/* s interned with the param texts (stable until perf_model_free_texts) */
+const char *pm_text(const char *s);
+/* Frees the interned param texts; no result may be used afterwards. */
+void perf_model_free_texts(void);
 
 /* The perf_params cell of unified_perf_summary, "{'M': 141, 'bias': True}"
  * (malloc'd); "None" when the result has no params. */
-char *pm_params_dict(const struct pm_result *r);
+const char *pm_params_dict(const struct pm_result *r);	/* interned */
 
 #endif

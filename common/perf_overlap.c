@@ -65,8 +65,8 @@ void perf_tree_recompute(struct perf_tree *tp)
 					continue;
 				if (e->ts < lo)
 					lo = e->ts;
-				if (e->t_end > hi)
-					hi = e->t_end;
+				if (node_end(e) > hi)
+					hi = node_end(e);
 			}
 		tp->total_us = lo <= hi ? hi - lo : NAN;
 	}
@@ -123,31 +123,34 @@ static void sweep(struct perf_tree *tp, const uint32_t *ev, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct node *e = N(tp, ev[i]);
-		if (!(e->t_end > e->ts))
+		if (!(node_end(e) > e->ts))
 			continue;
 		p[np++] = (struct point){ e->ts, 1, ev[i], np };
-		p[np++] = (struct point){ e->t_end, 0, ev[i], np };
+		p[np++] = (struct point){ node_end(e), 0, ev[i], np };
 	}
 	tl_qsort(p, np, sizeof(*p), cmp_point);
+	/* the sets hold the trace's uids, as Python's do: their order
+	 * follows the values (records are found again with tree_nodes_index) */
 	py_set_init(&active);
 	for (size_t i = 0; i < np; i++) {
-		uint32_t u = p[i].uid;
+		uint32_t u = p[i].uid, uu = tree_nodes_uid(tp->ns, u);
 		size_t pos = 0;
-		int64_t a;
+		int64_t au;
 		if (!p[i].start) {
-			py_set_discard(&active, u);
+			py_set_discard(&active, uu);
 			continue;
 		}
-		while (py_set_next(&active, &pos, &a)) {
-			const struct node *x = N(tp, u), *y = N(tp, (uint32_t)a);
+		while (py_set_next(&active, &pos, &au)) {
+			uint32_t a = (uint32_t)tree_nodes_index(tp->ns, (uint32_t)au);
+			const struct node *x = N(tp, u), *y = N(tp, a);
 			double lo = x->ts > y->ts ? x->ts : y->ts;
-			double hi = x->t_end < y->t_end ? x->t_end : y->t_end;
-			if (same_stream(tp, u, (uint32_t)a) || hi - lo < 1.0)
+			double hi = node_end(x) < node_end(y) ? node_end(x) : node_end(y);
+			if (same_stream(tp, u, a) || hi - lo < 1.0)
 				continue;
-			py_set_add(ovset(tp, u), a);
-			py_set_add(ovset(tp, (uint32_t)a), u);
+			py_set_add(ovset(tp, u), au);
+			py_set_add(ovset(tp, a), uu);
 		}
-		py_set_add(&active, u);
+		py_set_add(&active, uu);
 	}
 	py_set_release(&active);
 	free(p);
@@ -164,7 +167,7 @@ size_t perf_tree_overlaps(const struct perf_tree *tp, uint32_t uid, int64_t **ou
 		return 0;
 	*out = xmalloc(st_mult(py_set_len(s), sizeof(**out)));
 	while (py_set_next(s, &pos, &v))
-		(*out)[n++] = v;
+		(*out)[n++] = tree_nodes_index(tp->ns, (uint32_t)v);
 	return n;
 }
 
@@ -179,7 +182,7 @@ static int cmp_uid(const void *a, const void *b)
 static double ov_len(const struct node *k, const struct node *o)
 {
 	double s = k->ts > o->ts ? k->ts : o->ts;
-	double e = k->t_end < o->t_end ? k->t_end : o->t_end;
+	double e = node_end(k) < node_end(o) ? node_end(k) : node_end(o);
 	return e - s;
 }
 
@@ -254,7 +257,7 @@ static void overlap_info(const struct perf_tree *tp, const uint32_t *k, size_t n
 		for (size_t j = 0; j < m; j++) {
 			const struct node *kn = N(tp, k[i]), *o = N(tp, (uint32_t)ov[j]);
 			double s = kn->ts > o->ts ? kn->ts : o->ts;
-			double e = kn->t_end < o->t_end ? kn->t_end : o->t_end;
+			double e = node_end(kn) < node_end(o) ? node_end(kn) : node_end(o);
 			if (e > s)
 				iv[ni++] = (struct timeline_interval){ s, e };
 		}

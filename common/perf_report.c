@@ -63,6 +63,15 @@ int perf_report_known(const char *sheet)
 
 /* ---- cells ---------------------------------------------------------- */
 
+/* a row's UID as the trace numbers it: a record's uid, or past the last
+ * event for the synthetic rows (numbered from ns->n on in memory) */
+static int64_t printed_uid(const struct tree_nodes *ns, uint32_t row_uid)
+{
+	if (row_uid < ns->n)
+		return tree_nodes_uid(ns, row_uid);
+	return (int64_t)row_uid - (int64_t)ns->n + (int64_t)ns->nevents;
+}
+
 static const struct tree_nodes *NS(const struct perf_report *pr)
 {
 	return pr->tp->ns;
@@ -851,7 +860,7 @@ static void unique_args_row(struct perf_report *pr, struct sheet *sh, const size
 	if (pr->first_occurrence)
 		sheet_float(sh, tsmin - ts0);
 	agg_pair_cells(sh, &da, &sa);
-	sheet_int(sh, L0->uid);
+	sheet_int(sh, tree_nodes_uid(NS(pr), L0->uid));
 	if (pr->parent_module)
 		sheet_str(sh, call_stack(pr, rows[0]));
 	kernel_summary_cells(pr, lists, lens, n, &full, &trunc);
@@ -1766,7 +1775,7 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 		kt[j] = row_kt(u);
 		uids[j] = u->r->uid;
 		ov[j] = u->ov;
-		if (!spec && u->pc.has && u->pc.compute_spec[0])
+		if (!spec && u->pc.has && u->pc.compute_spec && u->pc.compute_spec[0])
 			spec = u->pc.compute_spec;
 		if (!params && u->pc.perf_params)
 			params = u->pc.perf_params;
@@ -1780,7 +1789,7 @@ static void write_unified_group(struct perf_report *pr, struct sheet *sh,
 	group_cells(pr, sh, r0->name, r0->category, ovl, NULL, uids, n);
 	if (pr->tp->rc)
 		sheet_bool(sh, rc_of(pr, r0->uid));
-	sheet_int(sh, r0->row_uid);
+	sheet_int(sh, printed_uid(NS(pr), r0->row_uid));
 	sheet_int(sh, (int64_t)n);
 	sheet_float(sh, da.sum);
 	sheet_float(sh, da.mean);
@@ -1840,7 +1849,8 @@ static struct lca_meta *unified_compare(struct perf_report *pr, const struct ugr
 	struct pd_groupby *keys = pd_groupby_new();
 	struct pystr k = {0};
 	size_t *last = xcalloc(ng + 1, sizeof(*last)), *kof = xcalloc(ng + 1, sizeof(*kof));
-	int32_t *row_of = xmalloc(st_mult(tp->ns->n + 1, sizeof(*row_of)));
+	/* by uid as diff_stats names them (gpu_op_uid), records or not */
+	int32_t *row_of = xmalloc(st_mult(tp->ns->nevents + 1, sizeof(*row_of)));
 	struct lca_meta *m;
 	int any = 0;
 
@@ -1850,15 +1860,15 @@ static struct lca_meta *unified_compare(struct perf_report *pr, const struct ugr
 		kof[o[i]] = pd_groupby_add(keys, k.buf, k.len, i);
 		last[kof[o[i]]] = i;
 	}
-	for (size_t i = 0; i < tp->ns->n; i++)
+	for (size_t i = 0; i < tp->ns->nevents; i++)
 		row_of[i] = -1;
 	for (size_t g = 0; g < ng; g++)
 		for (size_t j = 0; j < ug[g].n; j++) {
 			const struct unirow *r = ug[g].rows[j]->r;
 			for (uint32_t x = 0; x < r->ngpu; x++)
-				row_of[r->gpu[x]] = (int32_t)last[kof[g]];
+				row_of[tree_nodes_uid(tp->ns, r->gpu[x])] = (int32_t)last[kof[g]];
 		}
-	m = perf_compare_rows(pr->compare, row_of, tp->ns->n, ng);
+	m = perf_compare_rows(pr->compare, row_of, tp->ns->nevents, ng);
 	for (size_t i = 0; i < ng; i++)
 		any |= m[i].has;
 	if (!any) {
@@ -1994,8 +2004,6 @@ static int write_unified_sheet(struct perf_report *pr, struct sheet *sh, int kl)
 	perf_compare_release_rows(cmp, ng);
 	for (i = 0; i < ng; i++)
 		free(ug[i].rows);
-	for (i = 0; i < tp->nuni; i++)
-		free(ur[i].pc.perf_params);
 	free(ur);
 	free(ug);
 	free(o);
@@ -2039,7 +2047,7 @@ static int write_gpu_timeline(struct perf_report *pr, struct sheet *sh)
 			if (!node_is_gpu(e) || (!tp->all_gpu && e->parent < 0) ||
 			    (tp->rc && tp->rc[i] != flag))
 				continue;
-			timeline_add(&t, e->ts, e->t_end,
+			timeline_add(&t, e->ts, node_end(e),
 				     gpu_classify(cat[e->cat], tree_nodes_str(NS(pr), e->name)));
 		}
 		if (timeline_compute(&t, pr->micro_us, &b) == 0)

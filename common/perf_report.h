@@ -36,8 +36,8 @@ struct perfcols {
 	int drop;		/* 1: leave the row out (TraceLens's model raised
 				 * NotImplementedError, TP:2170-2172) */
 	double gflops, data_mb, flops_per_byte, tbps, tflops;	/* NaN = empty */
-	char compute_spec[64];
-	char *perf_params;	/* repr of the params dict, malloc'd; NULL = empty */
+	const char *compute_spec;	/* interned (pm_text), NULL = empty */
+	const char *perf_params;	/* repr of the params dict, interned; NULL = empty */
 	double kernel_us;	/* NaN: keep the busy time */
 	/* roofline (tl-perf --arch): has_rl 0 leaves the cells empty; any
 	 * row with one adds the Roofline columns to the sheet */

@@ -379,6 +379,10 @@ struct perf_sheet *perf_sheet_new(struct perf_report *pr, const struct perf_arch
 		if (ps->t[j].n)
 			ps->names[ps->nnames++] = ps->t[j].name;
 	}
+	/* only the tables read it: the unified sheet, written later, holds
+	 * tl-perf's peak */
+	free(ps->sheet);
+	ps->sheet = NULL;
 	/* --include_overlap_info: each table's _kl_overlap twin, after the
 	 * single table or after the _fwd/_bwd pair (GPR:574-752) */
 	if (ps->tp->launch_ov) {
@@ -787,7 +791,7 @@ static void group_row(struct perf_sheet *ps, struct sheet *sh, const struct psta
 	pagg(v, g->n, &kt);
 	agg_cells(sh, &kt, 1);
 	sheet_int(sh, (int64_t)g->n);
-	sheet_int(sh, r0->uid);
+	sheet_int(sh, tree_nodes_uid(ps->ns, r0->uid));
 	sheet_endrow(sh);
 	pystr_release(&full);
 	pystr_release(&trunc);
@@ -967,7 +971,7 @@ void perf_sheet_unified_cols(const struct perf_tree *tp, const struct unirow *ro
 		out->flops_per_byte = flops_byte(&w);
 		out->tbps = tb_s(&w);
 		out->tflops = tflops_s(&w);
-		snprintf(out->compute_spec, sizeof(out->compute_spec), "%s", w.r.spec);
+		out->compute_spec = pm_text(w.r.spec);
 		out->perf_params = pm_params_dict(&w.r);
 		if (fwd >= 0)
 			out->kernel_us = w.kt;

@@ -159,7 +159,7 @@ double perf_tree_busy(const struct perf_tree *tp, const uint32_t *uids, size_t n
 
 	for (size_t i = 0; i < n; i++) {
 		iv[i].start = N(tp, uids[i])->ts;
-		iv[i].end = N(tp, uids[i])->t_end;
+		iv[i].end = node_end(N(tp, uids[i]));
 	}
 	b = np_busy_time(iv, n);
 	free(iv);
@@ -269,8 +269,8 @@ static void total_time(struct perf_tree *tp, int all_gpu)
 			continue;
 		if (n->ts < lo)
 			lo = n->ts;
-		if (n->t_end > hi)
-			hi = n->t_end;
+		if (node_end(n) > hi)
+			hi = node_end(n);
 	}
 	tp->total_us = lo <= hi ? hi - lo : NAN;
 }

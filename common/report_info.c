@@ -40,14 +40,14 @@ static void count_row(struct outbuf *ob, const char *k, size_t v)
 /* First start to last end of the events that keep their time. */
 static double span_us(const struct tree_nodes *ns)
 {
-	double t0 = INFINITY, t1 = -INFINITY;
+	double t0 = ns->drop_t0, t1 = ns->drop_t1;	/* the events without a record */
 
 	for (size_t i = 0; i < ns->n; i++) {
 		const struct node *n = &ns->node[i];
 		if (n->cat == NC_META || !(n->flags & (NF_HAS_TS | NF_ANNOT)))
 			continue;
 		t0 = fmin(t0, n->ts);
-		t1 = fmax(t1, fmax(n->t_end, n->ts));
+		t1 = fmax(t1, fmax(node_end(n), n->ts));
 	}
 	return t1 >= t0 ? t1 - t0 : NAN;
 }
@@ -71,7 +71,7 @@ static void counts(struct outbuf *ob, const struct tree_nodes *ns)
 	}
 	hmap_release(&pids);
 	count_row(ob, "gpus", ngpus);
-	count_row(ob, "events", ns->n);
+	count_row(ob, "events", ns->nevents);
 	count_row(ob, "gpu_events", gpu);
 	count_row(ob, "kernels", kernels);
 }

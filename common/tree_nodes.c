@@ -117,15 +117,59 @@ bad:
 	return -1;
 }
 
+/*
+ * Events that no sheet reads — flows and instants (NC_OTHER but user
+ * annotations) and python frames out of the tree, with no parent and, in
+ * a tl-nodes 2 stream, no children list or root order — are counted and
+ * their times folded into drop_t0/drop_t1, but hold no record: in a
+ * PyTorch trace they are most of the events (flows, instants and python
+ * frames without tl-tree --python: 70 % of owlv2's).  node[] keeps the
+ * others in uid order, and uid[] (NULL while nothing was dropped) says
+ * whose each record is.
+ */
+static int droppable(const struct tree_nodes *ns, const struct node *n)
+{
+	size_t i = ns->n;
+
+	if (n->parent >= 0)
+		return 0;
+	if (ns->kid_off && (ns->kid_off[i] != UINT32_MAX || ns->root_order[i]))
+		return 0;
+	return (n->cat == NC_OTHER && !(n->flags & NF_ANNOT)) ||
+	       (n->cat == NC_PYTHON && !(n->flags & NF_TREE));
+}
+
+/* the record just read: kept (the next slot), or dropped */
+static void keep(struct tree_nodes *ns, struct node *n)
+{
+	size_t uid = ns->nevents++;
+
+	if (droppable(ns, n)) {
+		if (n->flags & NF_HAS_TS) {	/* report_info's span */
+			ns->drop_t0 = fmin(ns->drop_t0, n->ts);
+			ns->drop_t1 = fmax(ns->drop_t1, fmax(node_end(n), n->ts));
+		}
+		if (!ns->uid) {
+			ns->uid = xmalloc(st_mult(ns->nalloc, sizeof(*ns->uid)));
+			for (size_t i = 0; i < ns->n; i++)
+				ns->uid[i] = (uint32_t)i;
+		}
+		return;
+	}
+	if (ns->uid)
+		ns->uid[ns->n] = (uint32_t)uid;
+	ns->n++;
+}
+
 static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, size_t *metaalloc)
 {
 	struct node *n = &ns->node[ns->n];
 	const char *ts = stream_field(s, col[C_TS]);
 
 	memset(n, 0, sizeof(*n));
-	if (uid_field(s, col[C_UID]) != (int32_t)ns->n) {
+	if (uid_field(s, col[C_UID]) != (int32_t)ns->nevents) {
 		tl_warn("%s:%ld: uid %s out of order (expected %zu)", stream_name(s),
-			stream_lineno(s), stream_field(s, col[C_UID]), ns->n);
+			stream_lineno(s), stream_field(s, col[C_UID]), ns->nevents);
 		return -1;
 	}
 	if (ns->kid_off && read_v2(ns, s, col, n) < 0)
@@ -146,9 +190,8 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 			n->name = intern(ns, s, col[C_NAME]);
 			n->ts = strtod(ts, NULL);
 			n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
-			n->t_end = n->ts + n->dur;
 		}
-		ns->n++;
+		keep(ns, n);
 		return 0;
 	}
 	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
@@ -167,7 +210,6 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		n->flags |= NF_HAS_TS;
 		n->ts = strtod(ts, NULL);
 		n->dur = strtod(d, NULL);
-		n->t_end = n->ts + n->dur;
 		if (*d && !strpbrk(d, ".eE") && strcmp(d, "NaN") && strcmp(d, "Infinity") &&
 		    strcmp(d, "-Infinity"))
 			n->flags |= NF_DUR_INT;
@@ -201,28 +243,60 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 
 	if (n->cat == NC_META)
 		add_meta(ns, s, col, tree_nodes_str(ns, n->name), metaalloc);
-	ns->n++;
+	keep(ns, n);
 	return 0;
 }
 
+/* the record of uid u, or -1 where u was dropped */
+int32_t tree_nodes_index(const struct tree_nodes *ns, uint32_t u)
+{
+	size_t lo = 0, hi = ns->n;
+
+	if (!ns->uid)
+		return u < ns->n ? (int32_t)u : -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ns->uid[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ns->n && ns->uid[lo] == u ? (int32_t)lo : -1;
+}
+
+/* a parent or child uid as a record index; -1 (message printed) where
+ * it names no event or one that holds no record */
+static int32_t link_of(struct tree_nodes *ns, size_t i, uint32_t u, const char *what)
+{
+	uint32_t self = tree_nodes_uid(ns, i);
+	int32_t k;
+
+	if (u >= ns->nevents || u == self) {
+		tl_warn("%s: uid %u: %s %u is not an event of the stream", ns->source, self, what, u);
+		return -1;
+	}
+	if ((k = tree_nodes_index(ns, u)) < 0)
+		tl_warn("%s: uid %u: %s %u is a flow, instant or python frame out of the tree",
+			ns->source, self, what, u);
+	return k;
+}
+
+/* parent, fwd and kids name uids in the stream, records in memory */
 static int check_links(struct tree_nodes *ns)
 {
 	for (size_t i = 0; i < ns->n; i++) {
-		int32_t p = ns->node[i].parent;
-		if (p >= (int32_t)ns->n || p == (int32_t)i) {
-			tl_warn("%s: uid %zu: parent %d is not an event of the stream",
-				ns->source, i, p);
+		struct node *n = &ns->node[i];
+		if (n->parent >= 0 && (n->parent = link_of(ns, i, (uint32_t)n->parent, "parent")) < 0)
 			return -1;
-		}
-		if (ns->node[i].fwd >= (int32_t)ns->n)
-			ns->node[i].fwd = -1;
+		if (n->fwd >= 0)
+			n->fwd = (size_t)n->fwd < ns->nevents ? tree_nodes_index(ns, (uint32_t)n->fwd) : -1;
 		if (ns->kid_off && ns->kid_off[i] != UINT32_MAX)
-			for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
-				if (*k >= ns->n || *k == i) {
-					tl_warn("%s: uid %zu: child %u is not an event of the stream",
-						ns->source, i, *k);
+			for (uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++) {
+				int32_t c = link_of(ns, i, *k, "child");
+				if (c < 0)
 					return -1;
-				}
+				*k = (uint32_t)c;
+			}
 	}
 	return 0;
 }
@@ -247,7 +321,7 @@ static const char *device_name(struct tree_nodes *ns, const char *l)
 static int read_all(struct tree_nodes *ns, struct stream *s)
 {
 	int col[NCOL], r, sources = 0;
-	size_t alloc = 0, metaalloc = 0, v2alloc = 0;
+	size_t metaalloc = 0, v2alloc = 0;
 
 	for (int i = 0; i < NCOL; i++) {
 		col[i] = stream_col(s, colname[i]);
@@ -272,11 +346,15 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 					strchr(l + 7, '\t') + 1, strlen(strchr(l + 7, '\t') + 1)));
 			continue;
 		}
-		xgrow((void **)&ns->node, &alloc, ns->n + 1, sizeof(*ns->node));
-		if (col[C_KIDS] >= 0 && col[C_ROOT_ORDER] >= 0 && v2alloc != alloc) {
-			v2alloc = alloc;
-			ns->kid_off = xrealloc(ns->kid_off, st_mult(alloc, sizeof(*ns->kid_off)));
-			ns->root_order = xrealloc(ns->root_order, st_mult(alloc, sizeof(*ns->root_order)));
+		if (ns->n + 1 > ns->nalloc) {
+			xgrow((void **)&ns->node, &ns->nalloc, ns->n + 1, sizeof(*ns->node));
+			if (ns->uid)
+				ns->uid = xrealloc(ns->uid, st_mult(ns->nalloc, sizeof(*ns->uid)));
+		}
+		if (col[C_KIDS] >= 0 && col[C_ROOT_ORDER] >= 0 && v2alloc != ns->nalloc) {
+			v2alloc = ns->nalloc;
+			ns->kid_off = xrealloc(ns->kid_off, st_mult(v2alloc, sizeof(*ns->kid_off)));
+			ns->root_order = xrealloc(ns->root_order, st_mult(v2alloc, sizeof(*ns->root_order)));
 		}
 		if (read_row(ns, s, col, &metaalloc))
 			return -1;
@@ -292,6 +370,8 @@ struct tree_nodes *tree_nodes_read(const char *path)
 	if (!s)
 		return NULL;
 	ns = xcalloc(1, sizeof(*ns));
+	ns->drop_t0 = INFINITY;
+	ns->drop_t1 = -INFINITY;
 	ns->sp = strpool_new();
 	ns->source = strpool_str(ns->sp, strpool_intern(ns->sp, stream_name(s),
 							  strlen(stream_name(s))));
@@ -312,6 +392,7 @@ void tree_nodes_free(struct tree_nodes *ns)
 	if (!ns)
 		return;
 	free(ns->node);
+	free(ns->uid);
 	free(ns->meta);
 	free(ns->kid_off);
 	free(ns->kid);
@@ -323,6 +404,11 @@ void tree_nodes_free(struct tree_nodes *ns)
 const char *tree_nodes_str(const struct tree_nodes *ns, uint32_t id)
 {
 	return strpool_str(ns->sp, id);
+}
+
+uint32_t tree_nodes_uid(const struct tree_nodes *ns, size_t i)
+{
+	return ns->uid ? ns->uid[i] : (uint32_t)i;
 }
 
 size_t tree_nodes_len(const struct tree_nodes *ns, uint32_t id)

@@ -9,7 +9,11 @@
  *	tree_nodes_str(ns, ns->node[i].name)
  *	tree_nodes_free(ns);
  *
- * node[i] is the event with uid i.  To keep reading fast, events of other
+ * node[i] is the i-th event that holds a record, in uid order:
+ * tree_nodes_uid() is its uid in the stream (parent, fwd and kids are
+ * record indexes).  Flows, instants and python frames out of the tree
+ * that have no parent hold none: they are counted (nevents) and their
+ * times kept as one span (drop_t0, drop_t1).  To keep reading fast, events of other
  * categories (flows, instants, annotations: NC_OTHER) keep only their
  * parent and flags (user annotations NF_ANNOT also name, ts and dur), and
  * python frames (NC_PYTHON) no pid or tid, and no name unless they are in
@@ -48,7 +52,7 @@ enum {
 };
 
 struct node {
-	double ts, dur, t_end;	/* t_end = ts + dur, once, as TraceLens */
+	double ts, dur;		/* node_end(): ts + dur, as TraceLens's t_end */
 	int32_t parent;		/* uid, -1 for none */
 	int32_t fwd;		/* uid of the forward op (bwd events), -1 */
 	uint32_t name, pid, tid, stream;	/* strpool ids (pid/tid/stream: JSON text) */
@@ -59,7 +63,10 @@ struct node {
 
 struct tree_nodes {
 	struct node *node;
-	size_t n;
+	size_t n, nalloc;	/* records */
+	uint32_t *uid;		/* uid of node[i]; NULL where that is i */
+	size_t nevents;		/* events in the stream, records or not */
+	double drop_t0, drop_t1;	/* first ts, last end of the dropped events */
 	struct strpool *sp;
 	const char *source;	/* the #source name, or the input's name */
 	const char *device;	/* deviceProperties[0].name (#top), or NULL */
@@ -76,6 +83,15 @@ struct tree_nodes *tree_nodes_read(const char *path);
 void tree_nodes_free(struct tree_nodes *ns);
 const char *tree_nodes_str(const struct tree_nodes *ns, uint32_t id);
 size_t tree_nodes_len(const struct tree_nodes *ns, uint32_t id);
+uint32_t tree_nodes_uid(const struct tree_nodes *ns, size_t i);
+int32_t tree_nodes_index(const struct tree_nodes *ns, uint32_t uid);	/* -1: no record */
+
+/* TraceLens's t_end, ts + dur: computed where it is read, the same double
+ * as one stored (8 bytes less a record) */
+static inline double node_end(const struct node *n)
+{
+	return n->ts + n->dur;
+}
 
 static inline int node_is_gpu(const struct node *n)
 {

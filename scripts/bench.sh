@@ -113,8 +113,9 @@ if [ -f "$src/scripts/tl-report" ]; then
 	row "scripts/tl-report" .json.gz "$(wall report)" "$(cpu report)" "$(rss report)"
 	# peak RSS of every process, and their sum (an upper bound of the total)
 	awk -v ev="$events" '{ n = $3; sub(/.*\//, "", n); printf "%s%s %.0f", (NR > 1 ? ", " : ""), n, $2 / 1024
-		s += $2; if ($2 > m) m = $2 } END { printf "; sum %.0f; largest %.0f bytes/event\n",
-		s / 1024, (ev > 0 ? m * 1024 / ev : 0) }' "$tmp/report.procs" |
+		s += $2; if ($2 > m) m = $2 } END { b = (ev > 0 ? m * 1024 / ev : 0)
+		printf "; sum %.0f (target <= 430: %s); largest %.1f bytes/event (target <= 60: %s)\n",
+		s / 1024, s / 1024 <= 430 ? "ok" : "OVER", b, b <= 60 ? "ok" : "OVER" }' "$tmp/report.procs" |
 		sed 's/^/  tl-report processes, peak RSS MB: /'
 	# what tl-idle (HTA's breakdowns, OUT/idle/) adds to the report
 	rm -rf "$tmp/report0.d"

@@ -46,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	a.concrete = f[4];
 	a.annotation = f[7];
 	perf_model_compute(perf_ops_lookup(db, f[0]), &a, kern, nk, f[5] && *f[5] == '1', &r);
-	free(pm_params_dict(&r));
+	(void)pm_params_dict(&r);
 	pm_result_release(&r);
+	perf_model_free_texts();	/* one input's texts at a time */
 	free(line);
 	return 0;
 }

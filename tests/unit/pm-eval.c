@@ -46,10 +46,9 @@ static void eval_line(const struct perf_ops *db, char *line)
 	perf_model_compute(perf_ops_lookup(db, f[0]), &a, kern, nk, f[5] && *f[5] == '1', &r);
 	py_float_repr(r.flops, fl);
 	py_float_repr(r.bytes, by);
-	char *d = pm_params_dict(&r);
+	const char *d = pm_params_dict(&r);
 	printf("%s\t%s\t%s\t%s\t%s\t%s\n", st[r.status], fl, r.has_bytes ? by : "None",
 	       r.spec, d, r.why ? r.why : "");
-	free(d);
 	pm_result_release(&r);
 }
 
@@ -67,5 +66,6 @@ int main(int argc, char **argv)
 	}
 	free(line);
 	perf_ops_free(db);
+	perf_model_free_texts();
 	return 0;
 }

@@ -601,7 +601,7 @@ static void test_gquant(void)
 
 static void test_failures(void)
 {
-	char *d;
+	const char *d;
 
 	tap_ok(run("aten::linear", "[]", "[]", "[]", "[]", 0, NULL) == PM_NOMODEL, "no row: no model");
 	tap_ok(run("aten::cudnn_convolution", "[]", "[]", "[]", "[]", 0, NULL) == PM_NOMODEL,
@@ -613,7 +613,8 @@ static void test_failures(void)
 	d = pm_params_dict(&r);
 	tap_str(d, "{'M': 2, 'N': 4, 'K': 3, 'bias': False, 'stride_A': (3, 1), 'stride_B': (4, 1), "
 		"'dtype_A_B': ('float', 'float'), 'B': 1}", "perf_params dict repr");
-	free(d);
+	/* interned: the same text is the same pointer */
+	tap_ok(pm_params_dict(&r) == d, "perf_params dict interned");
 }
 
 int main(int argc, char **argv)
@@ -639,5 +640,6 @@ int main(int argc, char **argv)
 	test_failures();
 	pm_result_release(&r);
 	perf_ops_free(db);
+	perf_model_free_texts();
 	return tap_done();
 }
