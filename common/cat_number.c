@@ -9,6 +9,23 @@
 #include "json.h"
 #include "banned.h"
 
+/*
+ * A JSON number of at most 300 characters without an exponent is finite
+ * and, when it has a nonzero digit, at least 1e-300 away from zero: its
+ * classes follow from its text without strtod (a tenth of tl-cat's time).
+ */
+static int plain(const char *s, size_t n, int *neg)
+{
+	int nonzero = 0;
+
+	if (n > 300 || memchr(s, 'e', n) || memchr(s, 'E', n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		nonzero |= s[i] >= '1' && s[i] <= '9';
+	*neg = s[0] == '-' && nonzero;
+	return 1;
+}
+
 /* The classes of the number text s[0..n) as the value of key: a mask. */
 static unsigned classify(const char *s, size_t n, int is_dur)
 {
@@ -16,7 +33,18 @@ static unsigned classify(const char *s, size_t n, int is_dur)
 	double v;
 	size_t k;
 	unsigned m = 0;
+	int neg;
 
+	if (n && plain(s, n, &neg)) {
+		if (is_dur && neg)
+			m |= 1u << CN_NEGATIVE;
+		if (memchr(s, '.', n))
+			return m;
+		k = s[0] == '-';
+		if (n - k > 16 || (n - k == 16 && memcmp(s + k, "9007199254740992", 16) > 0))
+			m |= 1u << CN_BIG;
+		return m;
+	}
 	if (n >= sizeof(buf))	/* a number this long overflows, or rounds */
 		n = sizeof(buf) - 1;
 	tl_memcpy(buf, s, n);

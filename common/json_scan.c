@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json_scan.h"
+#include "json_block.h"
 #include "json.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -150,7 +151,7 @@ static void elem_begin(struct json_scan *s)
 /* Room in the compact copy for everything left in the buffer. */
 static void reserve(struct json_scan *s)
 {
-	size_t need = st_add(st_add(s->olen, s->len - s->pos), 17);
+	size_t need = st_add(st_add(s->olen, s->len - s->pos), 17 + JSON_BLOCK);
 
 	if (need > s->out_alloc)
 		xgrow((void **)&s->out, &s->out_alloc, need, 1);
@@ -162,10 +163,10 @@ static void reserve(struct json_scan *s)
  * for later).  Strings are most of a trace's bytes: 16 at a time with SSE2,
  * stopping at a quote, a backslash or a control byte.
  */
-static int copy_string(struct json_scan *s, size_t *pp, size_t *mp)
+static int copy_string(struct json_scan *s, size_t *pp, size_t *mp, size_t n)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
-	size_t p = *pp, m = *mp, n = s->len;
+	size_t p = *pp, m = *mp;
 	char *o = s->out;
 	int r = 0;
 
@@ -201,7 +202,7 @@ static int copy_string(struct json_scan *s, size_t *pp, size_t *mp)
 			break;
 		}
 		if (b[p] == '\\') {
-			if (p + 1 >= n)
+			if (p + 1 >= s->len)
 				break;
 			o[m++] = '\\';
 			o[m++] = (char)b[p + 1];
@@ -239,10 +240,10 @@ static size_t skip_blanks(const unsigned char *b, size_t p, size_t n)
  * Outside strings: copy bytes up to the next quote or bracket, dropping
  * white space (one blank kept between two primitives).  Returns the new p.
  */
-static size_t copy_plain(struct json_scan *s, size_t p, size_t *mp)
+static size_t copy_plain(struct json_scan *s, size_t p, size_t *mp, size_t n)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
-	size_t n = s->len, m = *mp;
+	size_t m = *mp;
 	char *o = s->out;
 	int space = s->space;
 
@@ -266,32 +267,53 @@ static size_t copy_plain(struct json_scan *s, size_t p, size_t *mp)
 	return p;
 }
 
+/* An opening bracket at buf[at]. */
+static void push(struct json_scan *s, char c, size_t at)
+{
+	xgrow((void **)&s->stack, &s->stack_alloc, s->depth + 1, 1);
+	s->stack[s->depth++] = c;
+	if (s->depth > JSON_MAX_DEPTH && !s->bad_msg) {
+		s->bad_msg = "nested deeper than 1000 levels";
+		s->bad_off = s->base + at;
+	}
+}
+
+/* A closing bracket at buf[at]: 1 the element ended, 0 not, -1 error. */
+static int pop(struct json_scan *s, char c, size_t at)
+{
+	if (!s->depth || s->stack[s->depth - 1] != (c == '}' ? '{' : '[')) {
+		s->pos = at + 1;
+		return error(s, at, c == '}' ? "unmatched '}'" : "unmatched ']'");
+	}
+	return --s->depth == 0;
+}
+
 /*
- * Scan a container (or string) element, copying it without the white
- * space outside strings: 1 complete, 0 need more, -1 error.  One blank is
- * kept where white space separates two primitives ("[1 2]"), so that the
- * copy is bad JSON exactly when the original is.
+ * Scan a container (or string) element from *pp up to lim, copying it
+ * without the white space outside strings to out[*mp]: 1 complete, 0 lim
+ * reached (or an escape cut by the end of the buffer), -1 error.  One blank
+ * is kept where white space separates two primitives ("[1 2]"), so that the
+ * copy is bad JSON exactly when the original is.  An escape that begins
+ * just before lim is taken whole, so *pp may end one past lim.
  */
-static int scan_container(struct json_scan *s)
+static int scan_bytes(struct json_scan *s, size_t *pp, size_t *mp, size_t lim)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
-	size_t p = s->pos, n = s->len, m = s->olen;
-	char *o;
+	size_t p = *pp, m = *mp;
+	char *o = s->out;
 	int r = 0;
 
-	reserve(s);
-	o = s->out;
 	for (;;) {
 		unsigned char c;
 
-		if (s->in_str && !copy_string(s, &p, &m))
+		if (s->in_str && !copy_string(s, &p, &m, lim))
 			break;
 		if (s->in_str == 0 && s->depth == 0 && m) {
 			r = 1;	/* a string element ended */
 			break;
 		}
-		p = copy_plain(s, p, &m);
-		if (p >= n)
+		p = copy_plain(s, p, &m, lim);
+		if (p >= lim)
 			break;
 		s->space = 0;
 		c = b[p];
@@ -300,26 +322,124 @@ static int scan_container(struct json_scan *s)
 		if (c == '"') {
 			s->in_str = 1;
 		} else if (c == '{' || c == '[') {
-			xgrow((void **)&s->stack, &s->stack_alloc, s->depth + 1, 1);
-			s->stack[s->depth++] = (char)c;
-			if (s->depth > JSON_MAX_DEPTH && !s->bad_msg) {
-				s->bad_msg = "nested deeper than 1000 levels";
-				s->bad_off = s->base + p - 1;
-			}
+			push(s, (char)c, p - 1);
 		} else {
-			if (!s->depth || s->stack[s->depth - 1] != (c == '}' ? '{' : '[')) {
-				s->pos = p;
-				return error(s, p - 1, c == '}' ? "unmatched '}'"
-					     : "unmatched ']'");
-			}
-			if (!--s->depth) {
-				r = 1;
+			r = pop(s, (char)c, p - 1);
+			if (r != 0)
 				break;
-			}
 		}
 	}
-	s->pos = p;
-	s->olen = m;
+	*pp = p;
+	*mp = m;
+	return r;
+}
+
+/*
+ * Whether a blank would have to be kept in the block: a run of white space
+ * outside strings between two primitive bytes (or other bytes that are not
+ * punctuation; a superset, handed to scan_bytes, which decides).  first:
+ * the block begins inside such a run or right after a primitive byte.
+ */
+static int blank_kept(uint64_t ws, uint64_t prim, int first)
+{
+	uint64_t start = (prim & (ws >> 1)) << 1;
+	uint64_t cin = first && ((ws & 1) || first > 1);
+	uint64_t end = (ws + start + cin) & ~ws;
+
+	return (end & prim) != 0;
+}
+
+/*
+ * One block of 64 bytes at *pp, by its masks: 1 the element ended, 0 go
+ * on, -1 error, 2 the block needs scan_bytes (a backslash, a control byte,
+ * a blank that may have to be kept).
+ */
+static int scan_block(struct json_scan *s, size_t *pp, size_t *mp)
+{
+	const unsigned char *b = (const unsigned char *)s->buf + *pp;
+	struct json_block k;
+	uint64_t in, ws, brackets, keep = ~(uint64_t)0;
+	size_t p = *pp;
+	int first = 0, r = 0;
+
+	json_block_classify(b, &k);
+	if (k.bslash)
+		return 2;
+	in = json_block_prefix_xor(k.quote) ^ (s->in_str ? ~(uint64_t)0 : 0);
+	if ((k.ctl & in) | (k.ctl & ~k.ws))
+		return 2;
+	ws = k.ws & ~in;
+	if (*mp && !s->in_str && prim_byte[(unsigned char)s->out[*mp - 1]])
+		first = is_ws((char)b[-1]) ? 2 : 1;
+	if (blank_kept(ws, ~k.ws & ~k.quote & ~k.open & ~k.close & ~k.punct & ~in, first))
+		return 2;
+	brackets = (k.open | k.close) & ~in;
+	while (brackets) {
+		unsigned i = (unsigned)__builtin_ctzll(brackets);
+
+		brackets &= brackets - 1;
+		if (k.open >> i & 1) {
+			push(s, (char)b[i], p + i);
+			continue;
+		}
+		r = pop(s, (char)b[i], p + i);
+		if (r < 0)
+			return r;
+		if (r) {
+			keep = i == 63 ? keep : ((uint64_t)1 << (i + 1)) - 1;
+			*pp = p + i + 1;
+			*mp += json_block_compact(s->out + *mp, b, keep & ~ws);
+			s->in_str = 0;
+			return 1;
+		}
+	}
+	*mp += json_block_compact(s->out + *mp, b, ~ws);
+	*pp = p + JSON_BLOCK;
+	s->in_str = (int)(in >> 63);
+	return 0;
+}
+
+/*
+ * Where scan_block hands over to scan_bytes: the state scan_bytes keeps
+ * that blocks do not, a blank seen after a primitive byte.
+ */
+static void set_space(struct json_scan *s, size_t p, size_t m)
+{
+	s->space = m && !s->in_str && is_ws(s->buf[p - 1]) &&
+		   prim_byte[(unsigned char)s->out[m - 1]];
+}
+
+/*
+ * Scan a container (or string) element: 1 complete, 0 need more, -1
+ * error.  Objects and arrays go by blocks of 64 bytes where the path has
+ * masks, byte by byte where a block needs it and at the buffer's end.
+ */
+static int scan_container(struct json_scan *s)
+{
+	size_t p = s->pos, n = s->len, m = s->olen;
+	int blocks = json_block_path() != JSON_BLOCK_SCALAR && s->elem_kind == K_CONTAINER &&
+		     s->buf[s->mark] != '"';
+	int r = 0;
+
+	reserve(s);
+	while (blocks && p + JSON_BLOCK <= n) {
+		r = scan_block(s, &p, &m);
+		if (r == 2) {
+			set_space(s, p, m);
+			r = scan_bytes(s, &p, &m, p + JSON_BLOCK);
+		}
+		if (r != 0)
+			break;
+	}
+	if (r == 0) {
+		if (blocks)
+			set_space(s, p, m);
+		r = scan_bytes(s, &p, &m, n);
+	}
+	if (r >= 0) {
+		s->pos = p;
+		s->olen = m;
+	}
 	return r;
 }
 
