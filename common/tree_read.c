@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "num_parse.h"
 #include "tree_read.h"
 #include "stream.h"
 #include "xalloc.h"
@@ -112,11 +113,11 @@ void tree_read_add(struct tree_read *t, uint32_t uid, const char *cat, const cha
 	n->name = strpool_intern(t->sp, name, strlen(name));
 	n->flags = NT_PRESENT | (is_root ? NT_ROOT : 0);
 	if (*ts) {
-		n->ts = strtod(ts, NULL);
+		n->ts = num_strtod(ts, NULL);
 		n->flags |= NT_HAS_TS;
 	}
 	if (*dur) {
-		n->dur = strtod(dur, NULL);
+		n->dur = num_strtod(dur, NULL);
 		n->flags |= NT_HAS_DUR | (is_int_text(dur) ? NT_DUR_INT : 0);
 	}
 	n->parent = n->oparent = parent;
