@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "hmap.h"
+#include "num_parse.h"
 #include "stream.h"
 #include "strpool.h"
 #include "tree.h"
@@ -203,7 +204,7 @@ static int parse_num(const char *s, double *v)
 
 	if (!*s)
 		return 0;
-	*v = strtod(s, &end);
+	*v = num_strtod(s, &end);
 	/* NaN would upset the ts sort; 1e400 reads as inf (tl-cat says so) */
 	return *end == '\0' && isfinite(*v);
 }
