@@ -145,22 +145,49 @@ size_t py_float_repr(double x, char *buf)
 	return (size_t)pos;
 }
 
+/*
+ * Eight bytes at a time (SWAR): nonzero when a byte of w is below n
+ * (n <= 128; exact as a yes/no, not as to which byte), or equal to c.
+ */
+#define BYTES_1 UINT64_C(0x0101010101010101)
+static inline uint64_t any_below(uint64_t w, unsigned n)
+{
+	return (w - BYTES_1 * n) & ~w & (BYTES_1 * 0x80);
+}
+
+static inline uint64_t any_equal(uint64_t w, unsigned char c)
+{
+	return any_below(w ^ (BYTES_1 * c), 1);
+}
+
 void csv_cell(struct outbuf *ob, const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	/* skip the words with no comma, quote or control byte, then look closer */
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w;
+		tl_memcpy(&w, s + i, 8);
+		if (any_below(w, 14) | any_equal(w, ',') | any_equal(w, '"'))
+			break;
+	}
+	for (; i < n; i++)
 		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
 			break;
 	if (i == n) {
 		outbuf_put(ob, s, n);
 		return;
 	}
+	/* quoted, each inner quote doubled: the runs between quotes in one go */
 	outbuf_putc(ob, '"');
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
+	for (i = 0; i < n;) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t end = q ? (size_t)(q - s) + 1 : n;
+
+		outbuf_put(ob, s + i, end - i);
+		if (q)
 			outbuf_putc(ob, '"');
-		outbuf_putc(ob, s[i]);
+		i = end;
 	}
 	outbuf_putc(ob, '"');
 }
