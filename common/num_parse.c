@@ -53,3 +53,16 @@ double num_strtod(const char *s, char **end)
 		*end = (char *)p;
 	return neg ? -v : v;
 }
+
+const char *num_u64(const char *s, uint64_t *v)
+{
+	const char *p = s;
+	uint64_t x = 0;
+
+	while (is_digit(*p) && p - s < 19)
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	if (p == s || is_digit(*p))
+		return NULL;
+	*v = x;
+	return p;
+}

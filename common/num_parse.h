@@ -13,6 +13,15 @@
 #ifndef TL_NUM_PARSE_H
 #define TL_NUM_PARSE_H
 
+#include <stdint.h>
+
 double num_strtod(const char *s, char **end);
+
+/*
+ * 1 to 19 decimal digits at s: their value in *v and the end of the run;
+ * NULL when s does not start with a digit or the run is longer (leave
+ * that text to strtoul, which says what is wrong with it).
+ */
+const char *num_u64(const char *s, uint64_t *v);
 
 #endif

@@ -3,6 +3,7 @@
  * comparison follow TraceLens's trace_to_tree.py (spec §2) so that parents,
  * drops and links come out identical; see tl-tree(1) for the rules.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,10 +138,13 @@ static const char *nonnull(const char *s)
 int tree_event_read(struct tree_event *ev, const struct stream *s,
 		    const struct tree_cols *c)
 {
-	const char *u = stream_field(s, c->uid), *args;
+	const char *u = stream_field(s, c->uid), *args, *e;
 	char *end;
+	uint64_t d;
 
-	if (*u < '0' || *u > '9' || (ev->uid = strtoul(u, &end, 10), *end)) {
+	if ((e = num_u64(u, &d)) && !*e && d <= ULONG_MAX)
+		ev->uid = (unsigned long)d;	/* plain digits, the usual case */
+	else if (*u < '0' || *u > '9' || (ev->uid = strtoul(u, &end, 10), *end)) {
 		tl_warn("%s:%ld: bad uid '%s'", stream_name(s), stream_lineno(s), u);
 		return -1;
 	}

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "num_parse.h"
 #include "tree_io.h"
 #include "outbuf.h"
 #include "py_fmt.h"
@@ -171,6 +172,10 @@ static unsigned long row_uid(const char *line, int ucol)
 		if (line)
 			line++;
 	}
+	uint64_t v;
+
+	if (line && num_u64(line, &v))
+		return (unsigned long)v;	/* the usual plain digits */
 	return line ? strtoul(line, NULL, 10) : 0;
 }
 

@@ -334,7 +334,16 @@ static int parse_uid(const char *s, uint32_t *out)
 {
 	char *end;
 	unsigned long v;
+	uint64_t d;
+	const char *e = num_u64(s, &d);
 
+	/* plain digits, the usual case, without strtoul's locale and errno */
+	if (e && !*e) {
+		if (d >= NT_NONE)
+			return -1;
+		*out = (uint32_t)d;
+		return 0;
+	}
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || v >= NT_NONE)

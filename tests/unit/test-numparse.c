@@ -67,5 +67,29 @@ int main(void)
 		ok &= same(s);
 	}
 	tap_ok(ok, "200000 generated decimals read as strtod reads them");
+
+	/* num_u64: runs of 1 to 19 digits read as strtoul reads them, else NULL */
+	ok = 1;
+	for (int i = 0; i < 100000; i++) {
+		char s[32], *e2;
+		int n = 1 + (int)(rnd(&x) % 22), k;
+		uint64_t v;
+		const char *e1;
+
+		for (k = 0; k < n; k++)
+			s[k] = (char)('0' + rnd(&x) % 10);
+		s[k++] = "\t,x"[rnd(&x) % 3];
+		s[k] = '\0';
+		e1 = num_u64(s, &v);
+		unsigned long w = strtoul(s, &e2, 10);
+		if (n <= 19 ? !e1 || e1 != e2 || v != w : e1 != NULL) {
+			if (bad++ < 20)
+				printf("# num_u64('%s') differs from strtoul\n", s);
+			ok = 0;
+		}
+	}
+	ok &= !num_u64("", &(uint64_t){0}) && !num_u64("-1", &(uint64_t){0}) &&
+	      !num_u64(" 1", &(uint64_t){0}) && !num_u64("+1", &(uint64_t){0});
+	tap_ok(ok, "num_u64 reads 100000 digit runs as strtoul, and refuses signs and spaces");
 	return tap_done();
 }
