@@ -72,6 +72,8 @@ void diff_merge_free(struct diff_merge *tm)
 	free(tm->roots);
 	free(tm->norm[0]);
 	free(tm->norm[1]);
+	free(tm->name_norm[0]);
+	free(tm->name_norm[1]);
 	hmap_release(&tm->memo);
 	opname_release(&tm->on);
 	free(tm);
@@ -100,8 +102,19 @@ uint32_t diff_merge_norm(struct diff_merge *tm, int side, uint32_t uid)
 	name = node(tm, side, uid)->name;
 	if (!strpool_len(sp, name))
 		return *slot = NT_NONE;
+	/* a name is normalised once, however many nodes carry it */
+	if (name < tm->name_norm_alloc[side] && tm->name_norm[side][name] != UNSET)
+		return *slot = tm->name_norm[side][name];
 	s = opname_norm(&tm->on, strpool_str(sp, name), strpool_len(sp, name), 0);
-	return *slot = strpool_intern(sp, s, tm->on.len);
+	*slot = strpool_intern(sp, s, tm->on.len);
+	if (name >= tm->name_norm_alloc[side]) {
+		size_t old = tm->name_norm_alloc[side];
+		xgrow((void **)&tm->name_norm[side], &tm->name_norm_alloc[side], (size_t)name + 1,
+		      sizeof(uint32_t));
+		for (size_t k = old; k < tm->name_norm_alloc[side]; k++)
+			tm->name_norm[side][k] = UNSET;
+	}
+	return tm->name_norm[side][name] = *slot;
 }
 
 /* The name Wagner-Fischer compares: _get_op_name() normalised. */

@@ -57,6 +57,8 @@ struct diff_merge {
 	uint32_t nroots;
 	/* internal */
 	uint32_t *norm[2];		/* normalised name id per uid, lazily */
+	uint32_t *name_norm[2];		/* the same per name id: names repeat */
+	size_t name_norm_alloc[2];
 	struct hmap memo;
 	struct opname on;
 	uint32_t glaunch[2];		/* ids of cudaGraphLaunch, hipGraphLaunch */

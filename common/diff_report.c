@@ -39,6 +39,7 @@ struct cache {
 	struct cpuinfo *cpus;
 	size_t ncpu, acpu;
 	struct opname on;
+	struct hmap label_at;		/* name id * 2 + side + 1 -> lca_label id */
 };
 
 static struct cache *C(struct diff_report *td)
@@ -272,9 +273,19 @@ static void collect(struct diff_report *td, int side, const uint32_t *g, size_t 
 static uint32_t lca_label(struct diff_report *td, int side, uint32_t uid)
 {
 	char buf[DIFF_MERGE_UIDBUF];
-	const char *nm = diff_merge_op_name(td->tm, side, uid, buf);
-	const char *s = opname_unparen(&C(td)->on, nm, strlen(nm));
-	return intern(td, s);
+	uint32_t name = td->tm->t[side]->n[uid].name, id;
+	uint64_t key = (uint64_t)name * 2 + (uint64_t)side + 1;
+	const char *nm, *s;
+
+	/* kernel names run to kilobytes: unparenthesise each name once */
+	if (strpool_len(td->tm->t[side]->sp, name) && hmap_get(&C(td)->label_at, key, &id))
+		return id;
+	nm = diff_merge_op_name(td->tm, side, uid, buf);
+	s = opname_unparen(&C(td)->on, nm, strlen(nm));
+	id = intern(td, s);
+	if (strpool_len(td->tm->t[side]->sp, name))	/* not an uid standing in */
+		hmap_put(&C(td)->label_at, key, id);
+	return id;
 }
 
 static uint32_t lca_name(struct diff_report *td, const struct diff_merge_node *m)
@@ -1146,6 +1157,7 @@ void diff_report_free(struct diff_report *td)
 	hmap_release(&c->repr_at);
 	hmap_release(&c->cpu_at[0]);
 	hmap_release(&c->cpu_at[1]);
+	hmap_release(&c->label_at);
 	opname_release(&c->on);
 	free(c);
 	free(td);

@@ -91,11 +91,31 @@ static inline int tsv_special(unsigned char c)
 	return c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
 }
 
+/*
+ * Nonzero when one of the eight bytes of w may need escaping: one below
+ * 14 (NUL, tab, LF, CR among them) or a backslash.  SWAR: x - 0x01..
+ * & ~x & 0x80.. is nonzero exactly when some byte of x is below 1.
+ */
+static inline uint64_t tsv_word_special(uint64_t w)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+	uint64_t bs = w ^ (ones * '\\');
+
+	return (((w - ones * 14) & ~w) | ((bs - ones) & ~bs)) & high;
+}
+
 void outbuf_tsv(struct outbuf *ob, const char *s, size_t n)
 {
-	size_t i, start = 0;
+	size_t i = 0, start = 0;
 
-	for (i = 0; i < n; i++) {
+	/* most fields have nothing to escape: pass them eight bytes at a time */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		tl_memcpy(&w, s + i, 8);
+		if (tsv_word_special(w))
+			break;
+	}
+	for (; i < n; i++) {
 		char esc;
 		/* most bytes are printable: skip them with one cheap test */
 		if ((unsigned char)s[i] > '\\' || !tsv_special((unsigned char)s[i]))

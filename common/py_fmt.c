@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,59 @@ static int round_trips(double x, int prec, char *tmp, size_t size)
 	return strtod(tmp, NULL) == x;
 }
 
+/*
+ * The fast path of shortest_digits(), for the values our CSVs are made of
+ * (microseconds with a few decimals, counts): the smallest k for which
+ * m = x * 10^k rounded to an integer reads back as x (m / 10^k, one
+ * correctly rounded division of two exact doubles, is what strtod makes
+ * of "m e-k").  While x * 10^k < 2^50 an ulp of x is under a quarter of
+ * 10^-k, so at most one such m exists at each k and the rounding of the
+ * product cannot miss it; the k-decimal grid is the n-digit grid that the
+ * search below walks, so the first k that reads back gives the same
+ * digits.  Powers of two are left to the search: the neighbour below is
+ * half as far there, and the search's answer is the one to keep.
+ * Returns 0 when x is not for this path.
+ */
+static int shortest_digits_fast(double x, char *d, int *exp10)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+	};
+	const double lim = 1125899906842624.0;	/* 2^50 */
+	char tmp[24];
+	int k, e, n, len;
+	double m = 0;
+
+	if (!(x >= 1e-4 && x < lim) || frexp(x, &e) == 0.5)
+		return 0;
+	for (k = 0; k < 18 && x * pow10[k] < lim; k++) {
+		m = nearbyint(x * pow10[k]);
+		if (m / pow10[k] == x)
+			break;
+	}
+	if (k == 18 || !(x * pow10[k] < lim) || m < 1)
+		return 0;
+	/* m < 2^50: its decimal digits, most significant first */
+	len = 0;
+	for (uint64_t v = (uint64_t)m; v; v /= 10)
+		tmp[len++] = (char)('0' + v % 10);
+	for (n = 0; n < len; n++)
+		d[n] = tmp[len - 1 - n];
+	while (n > 1 && d[n - 1] == '0')
+		n--;
+	d[n] = '\0';
+	*exp10 = len - 1 - k;
+	return n;
+}
+
 static int shortest_digits(double x, char *d, int *exp10)
 {
 	char tmp[40];
 	int lo = 1, hi = 17, n = 0;
+
+	if ((n = shortest_digits_fast(x, d, exp10)) > 0)
+		return n;
 
 	/*
 	 * Round-tripping is monotonic in the number of digits, so a binary
@@ -95,22 +145,49 @@ size_t py_float_repr(double x, char *buf)
 	return (size_t)pos;
 }
 
+/*
+ * Eight bytes at a time (SWAR): nonzero when a byte of w is below n
+ * (n <= 128; exact as a yes/no, not as to which byte), or equal to c.
+ */
+#define BYTES_1 UINT64_C(0x0101010101010101)
+static inline uint64_t any_below(uint64_t w, unsigned n)
+{
+	return (w - BYTES_1 * n) & ~w & (BYTES_1 * 0x80);
+}
+
+static inline uint64_t any_equal(uint64_t w, unsigned char c)
+{
+	return any_below(w ^ (BYTES_1 * c), 1);
+}
+
 void csv_cell(struct outbuf *ob, const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	/* skip the words with no comma, quote or control byte, then look closer */
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w;
+		tl_memcpy(&w, s + i, 8);
+		if (any_below(w, 14) | any_equal(w, ',') | any_equal(w, '"'))
+			break;
+	}
+	for (; i < n; i++)
 		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
 			break;
 	if (i == n) {
 		outbuf_put(ob, s, n);
 		return;
 	}
+	/* quoted, each inner quote doubled: the runs between quotes in one go */
 	outbuf_putc(ob, '"');
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
+	for (i = 0; i < n;) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t end = q ? (size_t)(q - s) + 1 : n;
+
+		outbuf_put(ob, s + i, end - i);
+		if (q)
 			outbuf_putc(ob, '"');
-		outbuf_putc(ob, s[i]);
+		i = end;
 	}
 	outbuf_putc(ob, '"');
 }

@@ -3,6 +3,7 @@
  * comparison follow TraceLens's trace_to_tree.py (spec §2) so that parents,
  * drops and links come out identical; see tl-tree(1) for the rules.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "err.h"
 #include "hmap.h"
+#include "num_parse.h"
 #include "stream.h"
 #include "strpool.h"
 #include "tree.h"
@@ -136,10 +138,13 @@ static const char *nonnull(const char *s)
 int tree_event_read(struct tree_event *ev, const struct stream *s,
 		    const struct tree_cols *c)
 {
-	const char *u = stream_field(s, c->uid), *args;
+	const char *u = stream_field(s, c->uid), *args, *e;
 	char *end;
+	uint64_t d;
 
-	if (*u < '0' || *u > '9' || (ev->uid = strtoul(u, &end, 10), *end)) {
+	if ((e = num_u64(u, &d)) && !*e && d <= ULONG_MAX)
+		ev->uid = (unsigned long)d;	/* plain digits, the usual case */
+	else if (*u < '0' || *u > '9' || (ev->uid = strtoul(u, &end, 10), *end)) {
 		tl_warn("%s:%ld: bad uid '%s'", stream_name(s), stream_lineno(s), u);
 		return -1;
 	}
@@ -203,7 +208,7 @@ static int parse_num(const char *s, double *v)
 
 	if (!*s)
 		return 0;
-	*v = strtod(s, &end);
+	*v = num_strtod(s, &end);
 	/* NaN would upset the ts sort; 1e400 reads as inf (tl-cat says so) */
 	return *end == '\0' && isfinite(*v);
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "num_parse.h"
 #include "tree_io.h"
 #include "outbuf.h"
 #include "py_fmt.h"
@@ -133,9 +134,15 @@ static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i)
 	outbuf_putc(ob, '\t');
 	if (n->flags & TN_TREE)
 		outbuf_u64(ob, n->depth);
-	outbuf_printf(ob, "\t%d\t%d\t%d\t%s", !!(n->flags & TN_TREE),
-		      !!(n->flags & TN_ROOT), !!(n->flags & TN_DROP),
-		      tree_link_word(n->link));
+	/* three 0/1 flags and the link word, without printf's format parsing */
+	outbuf_putc(ob, '\t');
+	outbuf_putc(ob, n->flags & TN_TREE ? '1' : '0');
+	outbuf_putc(ob, '\t');
+	outbuf_putc(ob, n->flags & TN_ROOT ? '1' : '0');
+	outbuf_putc(ob, '\t');
+	outbuf_putc(ob, n->flags & TN_DROP ? '1' : '0');
+	outbuf_putc(ob, '\t');
+	outbuf_puts(ob, tree_link_word(n->link));
 	put_uid(ob, t, n->flags & TN_FWD ? n->fwd_bwd : TREE_NONE);
 	put_uid(ob, t, n->flags & TN_BWD ? n->fwd_bwd : TREE_NONE);
 	outbuf_putc(ob, '\t');
@@ -165,6 +172,10 @@ static unsigned long row_uid(const char *line, int ucol)
 		if (line)
 			line++;
 	}
+	uint64_t v;
+
+	if (line && num_u64(line, &v))
+		return (unsigned long)v;	/* the usual plain digits */
 	return line ? strtoul(line, NULL, 10) : 0;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "num_parse.h"
 #include "tree_read.h"
 #include "stream.h"
 #include "xalloc.h"
@@ -112,11 +113,11 @@ void tree_read_add(struct tree_read *t, uint32_t uid, const char *cat, const cha
 	n->name = strpool_intern(t->sp, name, strlen(name));
 	n->flags = NT_PRESENT | (is_root ? NT_ROOT : 0);
 	if (*ts) {
-		n->ts = strtod(ts, NULL);
+		n->ts = num_strtod(ts, NULL);
 		n->flags |= NT_HAS_TS;
 	}
 	if (*dur) {
-		n->dur = strtod(dur, NULL);
+		n->dur = num_strtod(dur, NULL);
 		n->flags |= NT_HAS_DUR | (is_int_text(dur) ? NT_DUR_INT : 0);
 	}
 	n->parent = n->oparent = parent;
@@ -333,7 +334,16 @@ static int parse_uid(const char *s, uint32_t *out)
 {
 	char *end;
 	unsigned long v;
+	uint64_t d;
+	const char *e = num_u64(s, &d);
 
+	/* plain digits, the usual case, without strtoul's locale and errno */
+	if (e && !*e) {
+		if (d >= NT_NONE)
+			return -1;
+		*out = (uint32_t)d;
+		return 0;
+	}
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || v >= NT_NONE)

@@ -1,0 +1,68 @@
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "num_parse.h"
+#include "banned.h"
+
+static const double pow10[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* What may follow a number strtod would read further: leave those to it. */
+static int continues(char c)
+{
+	return is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == 'x' || c == 'X' ||
+	       c == 'p' || c == 'P' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+double num_strtod(const char *s, char **end)
+{
+	const char *p = s;
+	uint64_t m = 0;
+	int neg = 0, frac = -1, digits = 0;
+	double v;
+
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (;; p++) {
+		if (is_digit(*p)) {
+			if (m > ((UINT64_C(1) << 53) - 9) / 10)
+				return strtod(s, end);
+			m = m * 10 + (uint64_t)(*p - '0');
+			digits++;
+			if (frac >= 0)
+				frac++;
+		} else if (*p == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (!digits || frac > 22 || continues(*p))
+		return strtod(s, end);
+	v = frac > 0 ? (double)m / pow10[frac] : (double)m;
+	if (end)
+		*end = (char *)p;
+	return neg ? -v : v;
+}
+
+const char *num_u64(const char *s, uint64_t *v)
+{
+	const char *p = s;
+	uint64_t x = 0;
+
+	while (is_digit(*p) && p - s < 19)
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	if (p == s || is_digit(*p))
+		return NULL;
+	*v = x;
+	return p;
+}
