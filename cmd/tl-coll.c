@@ -19,13 +19,14 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-coll --extract [-h] [--rank N] [-o FILE] [EVENTS]\n"
+	"usage: tl-coll --extract [-h] [--rank N] [-o FILE [--analysis-dir DIR]] [EVENTS]\n"
 	"       tl-coll [-h] [--agg-metrics LIST] [--all2allv-heatmap] [--gpus-per-node N]\n"
 	"               [--no-strict] -o DIR STREAM...\n"
 	"       tl-coll --coll-analysis [-h] -o DIR STREAM\n"
 	"\n"
 	"  -h, --help             print this help and exit\n"
 	"  -o, --output FILE|DIR  the stream (--extract) or the report's folder\n"
+	"      --analysis-dir DIR  with --extract -o FILE: also write DIR/coll_analysis.csv\n"
 	"      --agg-metrics, --agg_metrics LIST  aggregations of the summary sheets\n"
 	"      --all2allv-heatmap, --all2allv_heatmap  also write nccl_all2allv_heatmap.csv\n"
 	"      --coll-analysis    write one trace's coll_analysis.csv\n"
@@ -34,13 +35,17 @@ static const char usage[] =
 	"      --no-strict        warn about ranks that disagree, take rank 0's metadata\n"
 	"      --rank N           with --extract: the rank of a trace without one";
 
-enum { OPT_AGG = 256, OPT_HEATMAP, OPT_ANALYSIS, OPT_EXTRACT, OPT_GPN, OPT_NO_STRICT, OPT_RANK };
+enum {
+	OPT_AGG = 256, OPT_HEATMAP, OPT_ANALYSIS, OPT_ANALYSIS_DIR, OPT_EXTRACT, OPT_GPN,
+	OPT_NO_STRICT, OPT_RANK
+};
 
 static const struct option longopts[] = {
 	{ "agg-metrics", required_argument, NULL, OPT_AGG },
 	{ "agg_metrics", required_argument, NULL, OPT_AGG },
 	{ "all2allv-heatmap", no_argument, NULL, OPT_HEATMAP },
 	{ "all2allv_heatmap", no_argument, NULL, OPT_HEATMAP },
+	{ "analysis-dir", required_argument, NULL, OPT_ANALYSIS_DIR },
 	{ "coll-analysis", no_argument, NULL, OPT_ANALYSIS },
 	{ "extract", no_argument, NULL, OPT_EXTRACT },
 	{ "gpus-per-node", required_argument, NULL, OPT_GPN },
@@ -55,6 +60,7 @@ static const struct option longopts[] = {
 struct args {
 	int mode;		/* 0: report, OPT_EXTRACT, OPT_ANALYSIS */
 	const char *out;
+	const char *analysis_dir;	/* --extract: coll_analysis.csv too */
 	long rank;
 	char *aggbuf;
 	const char **agg;
@@ -104,6 +110,7 @@ static void parse_args(struct args *a, int argc, char **argv)
 		case OPT_HEATMAP: a->o.heatmap = 1; break;
 		case OPT_ANALYSIS:
 		case OPT_EXTRACT: a->mode = c; break;
+		case OPT_ANALYSIS_DIR: a->analysis_dir = optarg; break;
 		case OPT_GPN:
 			if ((a->o.gpus_per_node = tl_opt_long("--gpus-per-node", optarg)) < 1) {
 				tl_warn("--gpus-per-node must be a positive integer, got %s", optarg);
@@ -119,6 +126,23 @@ static void parse_args(struct args *a, int argc, char **argv)
 	a->o.nagg = a->nagg;
 }
 
+/*
+ * --extract --analysis-dir: the sheet from the stream just written, read
+ * back as --coll-analysis reads it (the same values to the last digit),
+ * in the same process: tl-report starts one program less per trace.
+ */
+static int analysis(const char *stream, const char *dir)
+{
+	struct coll_rank r;
+	int rval;
+
+	if (coll_stream_read(&r, stream) < 0)
+		return TL_EXIT_BAD;
+	rval = coll_analysis_write(&r, dir);
+	coll_rank_release(&r);
+	return rval;
+}
+
 static int extract(const struct args *a, int argc, char **argv)
 {
 	struct coll_rank r;
@@ -128,13 +152,17 @@ static int extract(const struct args *a, int argc, char **argv)
 		tl_warn("--extract reads one trace's stream (got %d)", argc - optind);
 		tl_usage(usage, TL_EXIT_USAGE);
 	}
+	if (a->analysis_dir && (!a->out || !strcmp(a->out, "-"))) {
+		tl_warn("--analysis-dir reads back the stream: give -o FILE");
+		tl_usage(usage, TL_EXIT_USAGE);
+	}
 	if (coll_extract(&r, optind < argc ? argv[optind] : NULL, a->rank) < 0)
 		return TL_EXIT_BAD;
 	ob = outbuf_open_path(a->out);
 	coll_stream_write(&r, ob);
 	outbuf_close(ob);
 	coll_rank_release(&r);
-	return TL_EXIT_OK;
+	return a->analysis_dir ? analysis(a->out, a->analysis_dir) : TL_EXIT_OK;
 }
 
 static int reduce(const struct args *a, int argc, char **argv)
@@ -163,13 +191,13 @@ static int reduce(const struct args *a, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct args a = { 0, NULL, -1, NULL, NULL, 0, COLL_REPORT_OPTS_INIT };
+	struct args a = { 0, NULL, NULL, -1, NULL, NULL, 0, COLL_REPORT_OPTS_INIT };
 	int rval;
 
 	tl_init(argv[0]);
 	parse_args(&a, argc, argv);
-	if (a.mode != OPT_EXTRACT && a.rank >= 0) {
-		tl_warn("--rank goes with --extract");
+	if (a.mode != OPT_EXTRACT && (a.rank >= 0 || a.analysis_dir)) {
+		tl_warn("%s goes with --extract", a.rank >= 0 ? "--rank" : "--analysis-dir");
 		tl_usage(usage, TL_EXIT_USAGE);
 	}
 	rval = a.mode == OPT_EXTRACT ? extract(&a, argc, argv) : reduce(&a, argc, argv);

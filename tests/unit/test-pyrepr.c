@@ -7,12 +7,14 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "np_stat.h"
 #include "py_fmt.h"
 #include "py_repr.h"
 #include "tap.h"
+#include "banned.h"
 
 static void rep(const char *json, int flags, const char *want)
 {
@@ -85,9 +87,88 @@ static void test_stats(void)
 	num(np_busy_time(iv, 4), "18.0", "busy time merges touching intervals");
 }
 
+/* The fewest significant digits (1..17) whose %e reads back as x: the
+ * definition, by trying every precision in turn. */
+static int fewest_digits(double x)
+{
+	char tmp[40];
+
+	for (int p = 1; p < 17; p++) {
+		snprintf(tmp, sizeof(tmp), "%.*e", p - 1, x);
+		if (strtod(tmp, NULL) == x)
+			return p;
+	}
+	return 17;
+}
+
+/* Significant digits of a repr: leading and trailing zeros left out. */
+static int repr_digits(const char *s)
+{
+	int n = 0, lead = 1, zeros = 0;
+
+	for (; *s && *s != 'e'; s++) {
+		if (*s < '0' || *s > '9')
+			continue;
+		if (lead && *s == '0')
+			continue;
+		lead = 0;
+		n++;
+		zeros = *s == '0' ? zeros + 1 : 0;
+	}
+	return n - zeros ? n - zeros : 1;
+}
+
+/* Python's repr() of floats (printed by python3), and shortest round trips
+ * of many doubles of every magnitude against the definition. */
+static void test_float_repr(void)
+{
+	static const struct { double x; const char *want; } py[] = {
+		{ 0.1, "0.1" }, { 0.30000000000000004, "0.30000000000000004" },
+		{ 1.0 / 3, "0.3333333333333333" }, { 2.0 / 3, "0.6666666666666666" },
+		{ 5880123456789.123, "5880123456789.123" },
+		{ 123456789012345.67, "123456789012345.67" }, { 1e16, "1e+16" },
+		{ 1e-05, "1e-05" }, { 9.999999999999999e22, "1e+23" }, { 1234.5, "1234.5" },
+		{ 5e-324, "5e-324" }, { 1.7976931348623157e308, "1.7976931348623157e+308" },
+		{ 0.000123, "0.000123" }, { 100.0, "100.0" }, { 9007199254740992.0, "9007199254740992.0" },
+		{ 1e15, "1000000000000000.0" }, { 123456.789e-10, "1.23456789e-05" },
+		{ 5.1825040094912456e-311, "5.182504009491e-311" },
+	};
+	unsigned long long r = 88172645463325252ULL;
+	char buf[PY_FLOAT_MAX], what[80];
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(py) / sizeof(py[0]); i++) {
+		snprintf(what, sizeof(what), "py_float_repr(%.17g)", py[i].x);
+		num(py[i].x, py[i].want, what);
+	}
+	for (int i = 0; i < 60000; i++) {
+		double x;
+		/* xorshift64: random bit patterns, and short decimals (ms, us) */
+		r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+		if (i % 2) {
+			/* one in eight a subnormal (exponent bits 0) */
+			unsigned long long bits = i % 16 == 1 ? r & 0x800fffffffffffffULL : r;
+			tl_memcpy(&x, &bits, sizeof(x));
+			if (!isfinite(x) || x == 0)
+				continue;
+		} else {
+			x = (double)(r % 100000000000ULL) / 1000.0;
+			if (i % 4 == 0)
+				x /= 1e6;
+		}
+		py_float_repr(x, buf);
+		if (strtod(buf, NULL) != x || repr_digits(buf) != fewest_digits(x)) {
+			if (bad++ < 5)
+				printf("# %.17g: %s (fewest digits %d)\n", x, buf, fewest_digits(x));
+		}
+	}
+	tap_ok(bad == 0, "py_float_repr: the fewest digits that read back, 60000 doubles");
+}
+
 int main(void)
 {
 	test_repr();
 	test_stats();
+	test_float_repr();
 	return tap_done();
 }
