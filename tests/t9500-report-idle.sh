@@ -14,7 +14,7 @@ test_expect_success 'tl-report -o OUT writes OUT/idle/ as tl-idle does' '
 '
 test_expect_success 'report.md: why the GPU waits' '
 	grep -q "^## Why the GPU waits$" rep/report.md &&
-	grep -q "^| 0 | 61.29 | 0.178 | 0.044 | 0.000 | 0.0 | 25 | 10 | 3.000 / 3.000 | 1 |$" rep/report.md
+	grep -q "^| 0 | 61.29 | 0.178 | 0.044 | 0.000 | 0.0 | 25 | 10 | 3.000 | 3.000 | 1 |$" rep/report.md
 '
 test_expect_success '--no-idle: no idle folder, no section' '
 	tl-report --no-idle -o rep0 "$sample" >/dev/null 2>&1 &&
