@@ -25,8 +25,13 @@ while IFS=';' read -r name input act api; do
 	*) input=$D/$input ;;
 	esac
 	flags="$act $api"
+	# the 33 MB rocprof-908 rendering is read once for its two cases
+	case $input in
+	*/908.json) [ -f ev908 ] || tl-cat "$input" >ev908 || rm -f ev908; cat_ev='cp ev908 ev' ;;
+	*) cat_ev='tl-cat "$input" >ev' ;;
+	esac
 	test_expect_success "$name: every sheet and report.md as TraceLens writes them" '
-		rm -rf out && tl-cat "$input" >ev &&
+		rm -rf out && eval "$cat_ev" &&
 		eval "tl-pftrace --csv -o out --md out/report.md $flags ev" &&
 		(cd "$D/ref-$name" && ls) >want && (cd out && ls) >got && test_cmp want got &&
 		for f in "$D/ref-$name"/*; do test_cmp "$f" "out/${f##*/}" || exit 1; done
