@@ -151,9 +151,14 @@ static void put_flag(struct outbuf *ob, const unsigned char *want, int k, int on
 		outbuf_putc(ob, on ? '1' : '0');
 }
 
-/* The appended columns of a row that is no node. */
-static void put_no_node(struct outbuf *ob, const unsigned char *want)
+/* The appended columns of a row that is no node (half the rows: all of
+ * them in one write when all are written). */
+static void put_no_node(struct outbuf *ob, const unsigned char *want, int all)
 {
+	if (all) {
+		outbuf_puts(ob, "\t\t\t0\t0\t0\t\t\t\t\t\t\t\t");
+		return;
+	}
 	for (int k = 0; k < TC_N; k++)
 		if (col(ob, want, k) && (k == TC_TREE || k == TC_ROOT || k == TC_DROP))
 			outbuf_putc(ob, '0');
@@ -161,7 +166,7 @@ static void put_no_node(struct outbuf *ob, const unsigned char *want)
 
 /* The appended columns of one row (those in want); i is its node or TREE_NONE. */
 static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i,
-			  const unsigned char *want)
+			  const unsigned char *want, int all)
 {
 	const struct tree_node *n;
 	int host;
@@ -169,7 +174,7 @@ static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i,
 	double direct = 0;
 
 	if (i == TREE_NONE) {
-		put_no_node(ob, want);
+		put_no_node(ob, want, all);
 		return;
 	}
 	n = tree_at(t, i);
@@ -275,7 +280,7 @@ static void put_row(struct seg *g, struct outbuf *out, const struct sel *x, cons
 		put_fields(out, line, len, x);
 	else
 		outbuf_put(out, line, len);
-	put_tree_cols(out, g->t, i, x->tree);
+	put_tree_cols(out, g->t, i, x->tree, x->all);
 	outbuf_putc(out, '\n');
 }
 
@@ -329,7 +334,12 @@ static void spool_row(struct outbuf *sp, const struct stream *s, const struct se
 {
 	int first = 1;
 
-	for (int i = 0; i < x->ncols; i++) {
+	for (int i = 0; i < x->ncols && x->all; i++) {
+		if (i)
+			outbuf_putc(sp, '\t');
+		outbuf_tsv(sp, stream_field(s, i), stream_field_len(s, i));
+	}
+	for (int i = 0; i < x->ncols && !x->all; i++) {
 		if (!x->in[i])
 			continue;
 		if (!first)
