@@ -29,7 +29,15 @@ pipe='tl-cat t.json >ev && tl-tree ev >nodes && rm -rf sheets &&
 report='rm -rf r && tl-report -o r t.json'
 
 # scales WHAT SMALL-OPTIONS LARGE-OPTIONS [no-report]
+# Under SAN=1 the CPU ratios would measure ASan's shadow memory and
+# quarantine, not tl: the plain build measures them, and the SAN build
+# runs only the large input through the pipeline, for the sanitizers to
+# watch (that it succeeds is the check).
 scales() {
+	if [ "${TL_SAN:-}" = 1 ]; then
+		gen $3 t.json && eval "$pipe" >/dev/null
+		return
+	fi
 	gen $2 t.json && s=$(cpu "$pipe") && r=$(cpu "$report") &&
 	gen $3 t.json && S=$(cpu "$pipe") &&
 	ratio "$1, tl-cat | tl-tree | tl-perf | tl-timeline" "$s" "$S" &&
@@ -79,5 +87,5 @@ test_expect_success 'Input Dims entries: 20 -> 2000' '
 test_expect_success 'GPUs and streams: 1 x 1 -> 10 x 10, with 100 times the kernels' '
 	scales "GPUs x streams" "--ops=10 --kernels=10" "--ops=10 --kernels=1000 --gpus=10 --streams=10"
 '
-cat "$TRASH/times"	# the figures, in the TAP output
+[ ! -f "$TRASH/times" ] || cat "$TRASH/times"	# the figures, in the TAP output
 test_done
