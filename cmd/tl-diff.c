@@ -68,7 +68,8 @@ static void sibling(const char *prog, char *out, size_t n)
 		snprintf(out, n, "%s", prog);
 }
 
-static pid_t spawn(const char *prog, const char *arg, int in, int out, int *close_fds, int nclose)
+/* Runs argv (argv[0] the program) with in/out as its stdin/stdout. */
+static pid_t spawn(char *const argv[], int in, int out, int *close_fds, int nclose)
 {
 	pid_t pid = fork();
 
@@ -81,8 +82,8 @@ static pid_t spawn(const char *prog, const char *arg, int in, int out, int *clos
 	dup2(out, 1);
 	for (int k = 0; k < nclose; k++)
 		close(close_fds[k]);
-	execlp(prog, prog, arg, (char *)NULL);
-	tl_warn_errno("cannot run %s", prog);
+	execvp(argv[0], argv);
+	tl_warn_errno("cannot run %s", argv[0]);
 	_exit(127);
 }
 
@@ -93,6 +94,14 @@ static int waited_ok(pid_t pid)
 }
 
 /*
+ * The node stream's columns TraceDiff reads (common/tree_read.c): tl-tree
+ * writes only these, and only the tree's rows, so that the args text,
+ * flows, instants and (without --python) python frames are neither
+ * written nor parsed back.
+ */
+static char diff_columns[] = "uid,src,cat,name,ts,dur,dims,types,strides,concrete,parent,root";
+
+/*
  * A trace file: run "tl-cat FILE | tl-tree" and read its node stream.  The
  * pipes are close-on-exec so that the other operand's pipeline, started
  * from another thread, does not hold them open.
@@ -100,6 +109,9 @@ static int waited_ok(pid_t pid)
 static struct tree_read *read_trace(const char *path, struct strpool *sp, int python)
 {
 	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
+	char *cat_argv[] = { cat, (char *)path, NULL };
+	char *tree_argv[] = { tree, "--columns", diff_columns, "--tree-rows",
+			      python ? "--python" : NULL, NULL };
 	int a[2], b[2], fds[4];
 	struct tree_read *t;
 	pid_t pc, pt;
@@ -110,8 +122,8 @@ static struct tree_read *read_trace(const char *path, struct strpool *sp, int py
 	if (pipe2(a, O_CLOEXEC) < 0 || pipe2(b, O_CLOEXEC) < 0)
 		tl_die_errno("pipe");
 	fds[0] = a[0], fds[1] = a[1], fds[2] = b[0], fds[3] = b[1];
-	pc = spawn(cat, path, -1, a[1], fds, 4);
-	pt = spawn(tree, python ? "--python" : NULL, a[0], b[1], fds, 4);
+	pc = spawn(cat_argv, -1, a[1], fds, 4);
+	pt = spawn(tree_argv, a[0], b[1], fds, 4);
 	close(a[0]), close(a[1]), close(b[1]);
 	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", b[0]);
 	t = tree_read_read(fdpath, sp);
@@ -203,8 +215,9 @@ static int draw_page(const char *dir)
 	snprintf(stats, sizeof(stats), "%s/diff_stats.csv", dir);
 	if (access(stats, F_OK) != 0)
 		return 0;
+	char *argv[] = { html, (char *)dir, NULL };
 	sibling("tl-html", html, sizeof(html));
-	if (!waited_ok(spawn(html, dir, -1, 1, NULL, 0))) {
+	if (!waited_ok(spawn(argv, -1, 1, NULL, 0))) {
 		tl_warn("%s: %s could not draw report.html (--no-html skips it)", dir, html);
 		return 1;
 	}

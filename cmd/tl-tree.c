@@ -20,6 +20,7 @@
 
 static const char usage[] =
 	"usage: tl-tree [-v] [--python] [FILE]\n"
+	"       tl-tree [-v] [--python] [--columns LIST] [--tree-rows] [FILE]\n"
 	"       tl-tree [-v] [--python] [--capture FILE [--details FILE]] [--pseudo-ops] [FILE]\n"
 	"       tl-tree --print [--root UID | --ext EXT_ID,PID,TID] [--depth N]\n"
 	"               [--prune-non-gpu] [--src N] [--python] [FILE]\n"
@@ -28,6 +29,8 @@ static const char usage[] =
 	"  -h, --help             print this help and exit\n"
 	"  -v                     print each source's node, root, drop and link counts\n"
 	"      --python           add python_function frames to the tree\n"
+	"      --columns LIST     write only these columns (comma-separated; uid always)\n"
+	"      --tree-rows        write only the rows with tree 1 (the tree's nodes)\n"
 	"      --print            print subtrees as TraceLens does, not the node stream\n"
 	"      --root UID         --print: the subtree of this uid\n"
 	"      --ext EXT,PID,TID  --print: the subtree of the event with this External id\n"
@@ -44,9 +47,9 @@ enum mode { M_NODES, M_PRINT, M_UP, M_NODE };
 
 struct opts {
 	enum mode mode;
-	int python, verbose, prune, pseudo;
+	int python, verbose, prune, pseudo, tree_rows;
 	long depth;
-	const char *root, *ext, *src, *uid, *capture, *details;
+	const char *root, *ext, *src, *uid, *capture, *details, *columns;
 };
 
 static uint32_t find_uid(const struct tree *t, const char *arg, const char *name)
@@ -141,6 +144,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "capture", required_argument, NULL, 'c' },
+		{ "columns", required_argument, NULL, 'C' },
 		{ "depth", required_argument, NULL, 'd' },
 		{ "details", required_argument, NULL, 'D' },
 		{ "ext", required_argument, NULL, 'e' },
@@ -152,6 +156,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "python", no_argument, NULL, 'y' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "src", required_argument, NULL, 's' },
+		{ "tree-rows", no_argument, NULL, 'T' },
 		{ "up", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -160,6 +165,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	while ((c = tl_getopt(argc, argv, "hv", longopts, usage)) != -1) {
 		switch (c) {
 		case 'c': o->capture = optarg; break;
+		case 'C': o->columns = optarg; break;
 		case 'd': o->depth = tl_opt_long("--depth", optarg); break;
 		case 'D': o->details = optarg; break;
 		case 'e': o->ext = optarg; break;
@@ -170,6 +176,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'y': o->python = 1; break;
 		case 'r': o->root = optarg; break;
 		case 's': o->src = optarg; break;
+		case 'T': o->tree_rows = 1; break;
 		case 'u': set_mode(o, M_UP, optarg); break;
 		case 'v': o->verbose = 1; break;
 		default: tl_usage(usage, TL_EXIT_USAGE);
@@ -177,7 +184,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (argc - optind > 1 || (o->root && o->ext) ||
 	    (o->mode != M_PRINT && (o->root || o->ext || o->prune || o->depth >= 0)) ||
-	    (o->mode != M_NODES && (o->capture || o->pseudo)) || (o->details && !o->capture))
+	    (o->mode != M_NODES && (o->capture || o->pseudo)) || (o->details && !o->capture) ||
+	    ((o->columns || o->tree_rows) && (o->mode != M_NODES || o->capture || o->pseudo)))
 		tl_usage(usage, TL_EXIT_USAGE);
 	/* TraceLens builds graph-replay trees with python frames to merge them */
 	if (o->capture)
@@ -186,7 +194,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { M_NODES, 0, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct opts o = { M_NODES, 0, 0, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct stream *s;
 	const char *path;
 	int rval;
@@ -202,8 +210,9 @@ int main(int argc, char **argv)
 					 o.pseudo, o.verbose };
 		rval = tree_graft_write(s, path, &go);
 	} else {
-		rval = o.mode == M_NODES ? tree_io_write_nodes(s, path, o.python ? TREE_PYTHON : 0,
-								o.verbose) :
+		struct tree_io_subset sub = { o.columns, o.tree_rows };
+		rval = o.mode == M_NODES ? tree_io_write_subset(s, path, o.python ? TREE_PYTHON : 0,
+								 o.verbose, &sub) :
 					   views(s, &o);
 	}
 	stream_close(s);

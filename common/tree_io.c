@@ -27,9 +27,31 @@
 #include "xalloc.h"
 #include "banned.h"
 
-static const char tree_cols[] =
-	"\tparent\tdepth\ttree\troot\tdrop\tlink\tfwd\tbwd\tgpu_n"
-	"\tkernel_direct_us\tgpu_busy_us\tlauncher\tkernel_direct_n";
+/* The appended columns, in the order written. */
+enum {
+	TC_PARENT, TC_DEPTH, TC_TREE, TC_ROOT, TC_DROP, TC_LINK, TC_FWD, TC_BWD, TC_GPU_N,
+	TC_KDIRECT, TC_BUSY, TC_LAUNCHER, TC_KDIRECT_N, TC_N
+};
+
+static const char *const tree_names[TC_N] = {
+	"parent", "depth", "tree", "root", "drop", "link", "fwd", "bwd", "gpu_n",
+	"kernel_direct_us", "gpu_busy_us", "launcher", "kernel_direct_n",
+};
+
+/*
+ * What is written (tl-tree --columns, --tree-rows).  The spool holds only
+ * the columns written (uid always among them), so its lines go out whole;
+ * an input read a second time has every column and is cut field by field.
+ */
+struct sel {
+	int all;			/* every column */
+	int tree_rows;			/* only the rows with tree 1 */
+	int ncols;			/* input columns */
+	unsigned char *in;		/* per input column: written */
+	unsigned char tree[TC_N];	/* per tree column: written */
+	int ucol;			/* the uid's field in the lines read back */
+	int split;			/* those lines carry fields not written */
+};
 
 /* One source's worth of rows: its tree and the spool holding its rows. */
 struct seg {
@@ -100,7 +122,6 @@ FILE *tree_io_reread(const char *path)
 
 static void put_uid(struct outbuf *ob, const struct tree *t, uint32_t i)
 {
-	outbuf_putc(ob, '\t');
 	if (i != TREE_NONE)
 		outbuf_u64(ob, tree_at(t, i)->uid);
 }
@@ -109,15 +130,43 @@ static void put_float(struct outbuf *ob, double v)
 {
 	char buf[PY_FLOAT_MAX];
 
-	outbuf_putc(ob, '\t');
 	if (v == 0 && !signbit(v))	/* most host nodes: skip the digit search */
 		outbuf_puts(ob, "0.0");
 	else
 		outbuf_put(ob, buf, py_float_repr(v, buf));
 }
 
-/* The appended columns of one row; i is its node or TREE_NONE. */
-static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i)
+/* Starts tree column k when it is written: 1 then, else 0. */
+static int col(struct outbuf *ob, const unsigned char *want, int k)
+{
+	if (!want[k])
+		return 0;
+	outbuf_putc(ob, '\t');
+	return 1;
+}
+
+static void put_flag(struct outbuf *ob, const unsigned char *want, int k, int on)
+{
+	if (col(ob, want, k))
+		outbuf_putc(ob, on ? '1' : '0');
+}
+
+/* The appended columns of a row that is no node (half the rows: all of
+ * them in one write when all are written). */
+static void put_no_node(struct outbuf *ob, const unsigned char *want, int all)
+{
+	if (all) {
+		outbuf_puts(ob, "\t\t\t0\t0\t0\t\t\t\t\t\t\t\t");
+		return;
+	}
+	for (int k = 0; k < TC_N; k++)
+		if (col(ob, want, k) && (k == TC_TREE || k == TC_ROOT || k == TC_DROP))
+			outbuf_putc(ob, '0');
+}
+
+/* The appended columns of one row (those in want); i is its node or TREE_NONE. */
+static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i,
+			  const unsigned char *want, int all)
 {
 	const struct tree_node *n;
 	int host;
@@ -125,42 +174,36 @@ static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i)
 	double direct = 0;
 
 	if (i == TREE_NONE) {
-		outbuf_puts(ob, "\t\t\t0\t0\t0\t\t\t\t\t\t\t\t");
+		put_no_node(ob, want, all);
 		return;
 	}
 	n = tree_at(t, i);
 	host = (n->flags & TN_HOST) && (n->flags & TN_TREE);
-	put_uid(ob, t, n->parent);
-	outbuf_putc(ob, '\t');
-	if (n->flags & TN_TREE)
+	if (col(ob, want, TC_PARENT))
+		put_uid(ob, t, n->parent);
+	if (col(ob, want, TC_DEPTH) && (n->flags & TN_TREE))
 		outbuf_u64(ob, n->depth);
 	/* three 0/1 flags and the link word, without printf's format parsing */
-	outbuf_putc(ob, '\t');
-	outbuf_putc(ob, n->flags & TN_TREE ? '1' : '0');
-	outbuf_putc(ob, '\t');
-	outbuf_putc(ob, n->flags & TN_ROOT ? '1' : '0');
-	outbuf_putc(ob, '\t');
-	outbuf_putc(ob, n->flags & TN_DROP ? '1' : '0');
-	outbuf_putc(ob, '\t');
-	outbuf_puts(ob, tree_link_word(n->link));
-	put_uid(ob, t, n->flags & TN_FWD ? n->fwd_bwd : TREE_NONE);
-	put_uid(ob, t, n->flags & TN_BWD ? n->fwd_bwd : TREE_NONE);
-	outbuf_putc(ob, '\t');
-	if (host)
+	put_flag(ob, want, TC_TREE, n->flags & TN_TREE);
+	put_flag(ob, want, TC_ROOT, n->flags & TN_ROOT);
+	put_flag(ob, want, TC_DROP, n->flags & TN_DROP);
+	if (col(ob, want, TC_LINK))
+		outbuf_puts(ob, tree_link_word(n->link));
+	if (col(ob, want, TC_FWD))
+		put_uid(ob, t, n->flags & TN_FWD ? n->fwd_bwd : TREE_NONE);
+	if (col(ob, want, TC_BWD))
+		put_uid(ob, t, n->flags & TN_BWD ? n->fwd_bwd : TREE_NONE);
+	if (col(ob, want, TC_GPU_N) && host)
 		outbuf_u64(ob, n->gpu_n);
-	if (n->flags & TN_LAUNCHER) {
+	if ((n->flags & TN_LAUNCHER) && (want[TC_KDIRECT] || want[TC_KDIRECT_N]))
 		direct = tree_kernel_direct(t, i, &cnt);
+	if (col(ob, want, TC_KDIRECT) && (n->flags & TN_LAUNCHER))
 		put_float(ob, direct);
-	} else {
-		outbuf_putc(ob, '\t');
-	}
-	if (host)
+	if (col(ob, want, TC_BUSY) && host)
 		put_float(ob, tree_gpu_busy(t, i));
-	else
-		outbuf_putc(ob, '\t');
-	put_uid(ob, t, n->launcher);
-	outbuf_putc(ob, '\t');
-	if (n->flags & TN_LAUNCHER)
+	if (col(ob, want, TC_LAUNCHER))
+		put_uid(ob, t, n->launcher);
+	if (col(ob, want, TC_KDIRECT_N) && (n->flags & TN_LAUNCHER))
 		outbuf_u64(ob, cnt);
 }
 
@@ -199,8 +242,50 @@ static void warn_untimed(const struct seg *g, const char *name)
 			name, g->src, st.untimed);
 }
 
+/* The fields of a row read again whole that are written. */
+static void put_fields(struct outbuf *ob, const char *line, size_t len, const struct sel *x)
+{
+	const char *p = line, *end = line + len;
+	int first = 1;
+
+	for (int k = 0; k < x->ncols; k++) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		const char *e = tab ? tab : end;
+		if (x->in[k]) {
+			if (!first)
+				outbuf_putc(ob, '\t');
+			outbuf_put(ob, p, (size_t)(e - p));
+			first = 0;
+		}
+		if (!tab)
+			break;
+		p = tab + 1;
+	}
+}
+
+/* One row read back: its fields and tree columns, unless --tree-rows leaves it out. */
+static void put_row(struct seg *g, struct outbuf *out, const struct sel *x, const char *line,
+		    size_t len, uint32_t *cur)
+{
+	unsigned long uid = row_uid(line, x->ucol);
+	size_t nr = tree_count(g->t);
+	uint32_t i;
+
+	while (*cur < nr && tree_at(g->t, *cur)->uid < uid)
+		(*cur)++;
+	i = *cur < nr && tree_at(g->t, *cur)->uid == uid ? *cur : TREE_NONE;
+	if (x->tree_rows && (i == TREE_NONE || !(tree_at(g->t, i)->flags & TN_TREE)))
+		return;
+	if (x->split)
+		put_fields(out, line, len, x);
+	else
+		outbuf_put(out, line, len);
+	put_tree_cols(out, g->t, i, x->tree, x->all);
+	outbuf_putc(out, '\n');
+}
+
 /* Builds the segment's tree, writes its spooled lines with the tree columns. */
-static void flush_seg(struct seg *g, struct outbuf *out, int ucol, int verbose,
+static void flush_seg(struct seg *g, struct outbuf *out, const struct sel *x, int verbose,
 		      const char *name)
 {
 	char *line = NULL;
@@ -224,15 +309,11 @@ static void flush_seg(struct seg *g, struct outbuf *out, int ucol, int verbose,
 			g->nlines--;
 		if (line[len - 1] == '\n')
 			len--;
-		outbuf_put(out, line, (size_t)len);
 		if (line[0] != '#') {
-			unsigned long uid = row_uid(line, ucol);
-			size_t nr = tree_count(g->t);
-			while (cur < nr && tree_at(g->t, cur)->uid < uid)
-				cur++;
-			put_tree_cols(out, g->t,
-				      cur < nr && tree_at(g->t, cur)->uid == uid ? cur : TREE_NONE);
+			put_row(g, out, x, line, (size_t)len, &cur);
+			continue;
 		}
+		outbuf_put(out, line, (size_t)len);
 		outbuf_putc(out, '\n');
 	}
 	free(line);
@@ -248,34 +329,46 @@ static void flush_seg(struct seg *g, struct outbuf *out, int ucol, int verbose,
 	g->t = NULL;
 }
 
-static void spool_row(struct outbuf *sp, const struct stream *s)
+/* The written columns of the current row, into the spool. */
+static void spool_row(struct outbuf *sp, const struct stream *s, const struct sel *x)
 {
-	int n = stream_ncols(s);
+	int first = 1;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < x->ncols && x->all; i++) {
 		if (i)
 			outbuf_putc(sp, '\t');
 		outbuf_tsv(sp, stream_field(s, i), stream_field_len(s, i));
 	}
+	for (int i = 0; i < x->ncols && !x->all; i++) {
+		if (!x->in[i])
+			continue;
+		if (!first)
+			outbuf_putc(sp, '\t');
+		outbuf_tsv(sp, stream_field(s, i), stream_field_len(s, i));
+		first = 0;
+	}
 	outbuf_putc(sp, '\n');
 }
 
-/* Adds the current row to the segment; -1 (message printed) if bad. */
+/* Adds the current row to the segment: 1 if the tree keeps a node for it,
+ * 0 if not, -1 (message printed) if bad. */
 static int add_row(struct seg *g, struct stream *s, const struct tree_cols *c,
 		   unsigned flags)
 {
 	struct tree_event ev;
+	size_t before;
 
 	if (tree_event_read(&ev, s, c) < 0)
 		return -1;
 	if (!g->t)
 		g->t = tree_new(flags);
+	before = tree_count(g->t);
 	if (tree_add(g->t, &ev) < 0) {
 		tl_warn("%s:%ld: uid %lu out of order (uids must increase within a source and stay below 2^32)",
 			stream_name(s), stream_lineno(s), ev.uid);
 		return -1;
 	}
-	return 0;
+	return tree_count(g->t) > before;
 }
 
 static int same_src(const struct seg *g, const char *src)
@@ -284,12 +377,12 @@ static int same_src(const struct seg *g, const char *src)
 }
 
 /* Keeps the current line for the second pass. */
-static void keep_line(struct seg *g, const struct stream *s, int row)
+static void keep_line(struct seg *g, const struct stream *s, int row, const struct sel *x)
 {
 	if (g->again) {
 		g->nlines++;
 	} else if (row) {
-		spool_row(g->sp, s);
+		spool_row(g->sp, s, x);
 	} else {
 		outbuf_putc(g->sp, '#');
 		outbuf_puts(g->sp, stream_line(s));
@@ -297,51 +390,134 @@ static void keep_line(struct seg *g, const struct stream *s, int row)
 	}
 }
 
+/* Marks column name of the --columns list; -1 (message printed) if unknown. */
+static int sel_name(struct sel *x, const struct stream *s, const char *name, size_t n)
+{
+	for (int i = 0; i < x->ncols; i++) {
+		const char *cn = stream_colname(s, i);
+		if (strlen(cn) == n && !memcmp(cn, name, n)) {
+			x->in[i] = 1;
+			return 0;
+		}
+	}
+	for (int k = 0; k < TC_N; k++)
+		if (strlen(tree_names[k]) == n && !memcmp(tree_names[k], name, n)) {
+			x->tree[k] = 1;
+			return 0;
+		}
+	tl_warn("%s: --columns: no column '%.*s' in the node stream", stream_name(s), (int)n,
+		name);
+	return -1;
+}
+
+/* What to write; -1 (message printed) on an unknown column. */
+static int sel_init(struct sel *x, const struct stream *s, const struct tree_cols *c,
+		    const struct tree_io_subset *sub, int again)
+{
+	const char *p = sub ? sub->columns : NULL;
+
+	x->ncols = stream_ncols(s);
+	x->in = xcalloc((size_t)x->ncols + 1, 1);
+	x->tree_rows = sub && sub->tree_rows;
+	x->all = !p;
+	memset(x->tree, x->all, sizeof(x->tree));
+	memset(x->in, x->all, (size_t)x->ncols);
+	for (; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t n = strcspn(p, ",");
+		if (sel_name(x, s, p, n) < 0)
+			return -1;
+	}
+	x->in[c->uid] = 1;	/* rows are matched to nodes by uid */
+	x->split = !x->all && again;
+	x->ucol = c->uid;
+	if (!again)		/* the spool holds the written columns only */
+		for (int i = x->ucol = 0; i < c->uid; i++)
+			x->ucol += x->in[i];
+	return 0;
+}
+
+static void put_header(struct outbuf *out, const struct stream *s, const struct sel *x)
+{
+	int first = 1;
+
+	outbuf_puts(out, "#tl-nodes 1\n");
+	if (x->all)
+		outbuf_puts(out, stream_header(s));
+	for (int i = 0; i < x->ncols && !x->all; i++) {
+		if (!x->in[i])
+			continue;
+		if (!first)
+			outbuf_putc(out, '\t');
+		outbuf_puts(out, stream_colname(s, i));
+		first = 0;
+	}
+	for (int k = 0; k < TC_N; k++) {
+		if (!x->tree[k])
+			continue;
+		outbuf_putc(out, '\t');
+		outbuf_puts(out, tree_names[k]);
+	}
+	outbuf_putc(out, '\n');
+}
+
 int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int verbose)
+{
+	return tree_io_write_subset(s, path, flags, verbose, NULL);
+}
+
+int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int verbose,
+			 const struct tree_io_subset *sub)
 {
 	struct tree_cols c;
 	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path, NULL };
+	struct sel x;
 	struct outbuf *out;
-	int r, rval = 0;
+	int r, k, rval = 0;
 
 	if (tree_cols_init(&c, s) < 0)
 		return 1;
 	g.again = tree_io_reread(path);
+	if (sel_init(&x, s, &c, sub, g.again != NULL) < 0) {
+		free(x.in);
+		if (g.again)
+			fclose(g.again);
+		return 1;
+	}
 	if (!g.again) {
 		g.fp = tree_io_spool();
 		g.sp = outbuf_open_fd(fileno(g.fp));
 	}
 	out = outbuf_open_fd(1);
-	outbuf_puts(out, "#tl-nodes 1\n");
-	outbuf_puts(out, stream_header(s));
-	outbuf_puts(out, tree_cols);
-	outbuf_putc(out, '\n');
+	put_header(out, s, &x);
 	while ((r = stream_next(s)) > 0) {
 		if (r == STREAM_DIRECTIVE) {
-			keep_line(&g, s, 0);
+			keep_line(&g, s, 0, &x);
 			continue;
 		}
 		if (g.t && !same_src(&g, stream_field(s, c.src)))
-			flush_seg(&g, out, c.uid, verbose, g.trace);
+			flush_seg(&g, out, &x, verbose, g.trace);
 		if (!same_src(&g, stream_field(s, c.src))) {
 			free(g.src);
 			g.src = xstrdup(stream_field(s, c.src));
 			free(g.trace);
 			g.trace = xstrdup(stream_trace(s));
 		}
-		if (add_row(&g, s, &c, flags) < 0) {
+		if ((k = add_row(&g, s, &c, flags)) < 0) {
 			r = STREAM_ERROR;
 			break;
 		}
-		keep_line(&g, s, 1);
+		/* a row without a node has tree 0: --tree-rows need not spool it */
+		if (k || !x.tree_rows || g.again)
+			keep_line(&g, s, 1, &x);
 	}
 	if (r < 0)
 		rval = 1;
 	else
-		flush_seg(&g, out, c.uid, verbose, g.trace ? g.trace : stream_trace(s));
+		flush_seg(&g, out, &x, verbose, g.trace ? g.trace : stream_trace(s));
 	tree_free(g.t);
 	free(g.src);
 	free(g.trace);
+	free(x.in);
 	if (g.sp)
 		outbuf_close(g.sp);
 	if (g.fp)

@@ -28,6 +28,19 @@
 
 int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int verbose);
 /*
+ * The same with fewer columns or rows (tl-tree --columns, --tree-rows):
+ * columns names input and tree columns, comma-separated (NULL: all; uid
+ * is always written; the columns keep the stream's order); tree_rows
+ * writes only the rows with tree 1.  Directives are all written.  An
+ * unknown name is a bad stream (1 after a message).
+ */
+struct tree_io_subset {
+	const char *columns;
+	int tree_rows;
+};
+int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int verbose,
+			 const struct tree_io_subset *sub);
+/*
  * The two ways of reading a stream twice: an unlinked temporary file to
  * spool the lines into (read back with getline), or the input itself
  * opened again past its two header lines (NULL unless a regular file).
