@@ -405,8 +405,8 @@ static int sel_name(struct sel *x, const struct stream *s, const char *name, siz
 			x->tree[k] = 1;
 			return 0;
 		}
-	tl_warn("%s: --columns: no column '%.*s' in the node stream", stream_name(s), (int)n,
-		name);
+	tl_warn("%s: --columns: no column '%.*s' in the input or the tree's columns",
+		stream_name(s), (int)n, name);
 	return -1;
 }
 
