@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "outbuf.h"
+#include "word_scan.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -93,15 +94,11 @@ static inline int tsv_special(unsigned char c)
 
 /*
  * Nonzero when one of the eight bytes of w may need escaping: one below
- * 14 (NUL, tab, LF, CR among them) or a backslash.  SWAR: x - 0x01..
- * & ~x & 0x80.. is nonzero exactly when some byte of x is below 1.
+ * 14 (NUL, tab, LF, CR among them) or a backslash.
  */
 static inline uint64_t tsv_word_special(uint64_t w)
 {
-	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
-	uint64_t bs = w ^ (ones * '\\');
-
-	return (((w - ones * 14) & ~w) | ((bs - ones) & ~bs)) & high;
+	return word_any_below(w, 14) | word_any_equal(w, '\\');
 }
 
 void outbuf_tsv(struct outbuf *ob, const char *s, size_t n)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "py_fmt.h"
+#include "word_scan.h"
 #include "banned.h"
 
 /*
@@ -159,21 +160,6 @@ size_t py_float_repr(double x, char *buf)
 	return (size_t)pos;
 }
 
-/*
- * Eight bytes at a time (SWAR): nonzero when a byte of w is below n
- * (n <= 128; exact as a yes/no, not as to which byte), or equal to c.
- */
-#define BYTES_1 UINT64_C(0x0101010101010101)
-static inline uint64_t any_below(uint64_t w, unsigned n)
-{
-	return (w - BYTES_1 * n) & ~w & (BYTES_1 * 0x80);
-}
-
-static inline uint64_t any_equal(uint64_t w, unsigned char c)
-{
-	return any_below(w ^ (BYTES_1 * c), 1);
-}
-
 void csv_cell(struct outbuf *ob, const char *s, size_t n)
 {
 	size_t i;
@@ -182,7 +168,7 @@ void csv_cell(struct outbuf *ob, const char *s, size_t n)
 	for (i = 0; i + 8 <= n; i += 8) {
 		uint64_t w;
 		tl_memcpy(&w, s + i, 8);
-		if (any_below(w, 14) | any_equal(w, ',') | any_equal(w, '"'))
+		if (word_any_below(w, 14) | word_any_equal(w, ',') | word_any_equal(w, '"'))
 			break;
 	}
 	for (; i < n; i++)
