@@ -1,0 +1,195 @@
+/*
+ * Unit tests for common/stream (the tl-stream(5) line reader): rows of
+ * random fields, written here and TSV-escaped here, read back through
+ * stream_next and compared with the fields as they were made.  The reader
+ * cuts lines out of a 1 MiB buffer and finds tabs 16 bytes at a time, so
+ * the rows cover every field length around those steps, a line longer
+ * than the buffer, a last line without its newline, escapes,
+ * and rows with too few or too many fields.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "stream.h"
+#include "xalloc.h"
+#include "tap.h"
+
+enum { NCOLS = 5, NROWS = 3000 };
+
+static unsigned long long rnd_state = 88172645463325252ULL;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (unsigned)(rnd_state % n);
+}
+
+/* A field's bytes: mostly plain, sometimes a character that needs escaping. */
+static size_t make_field(char *f, size_t max)
+{
+	static const char special[] = "\t\n\\\r";
+	size_t n = rnd(4) ? rnd(40) : rnd((unsigned)max);
+
+	for (size_t i = 0; i < n; i++)
+		f[i] = rnd(50) ? (char)('a' + rnd(26)) : special[rnd(4)];
+	return n;
+}
+
+static void put_escaped(FILE *fp, const char *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (f[i]) {
+		case '\t': fputs("\\t", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\\': fputs("\\\\", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		default: fputc(f[i], fp);
+		}
+	}
+}
+
+struct row { char *f[NCOLS]; size_t n[NCOLS]; };
+
+/* Writes NROWS random rows (row 7 holds a 3 MiB field); returns them. */
+static struct row *write_rows(const char *path, int final_newline)
+{
+	struct row *rows = xcalloc(NROWS, sizeof(*rows));
+	FILE *fp = fopen(path, "w");
+
+	fputs("#tl-events 1\na\tb\tc\td\te\n#source\t0\tt.json\n", fp);
+	for (int r = 0; r < NROWS; r++) {
+		for (int j = 0; j < NCOLS; j++) {
+			size_t max = r == 7 && j == 2 ? (3u << 20) : 200;
+			rows[r].f[j] = xmalloc(max + 1);
+			if (r == 7 && j == 2) {
+				memset(rows[r].f[j], 'x', max);
+				rows[r].n[j] = max;
+			} else {
+				rows[r].n[j] = make_field(rows[r].f[j], max);
+			}
+			if (j)
+				fputc('\t', fp);
+			put_escaped(fp, rows[r].f[j], rows[r].n[j]);
+		}
+		if (r + 1 < NROWS || final_newline)
+			fputc('\n', fp);
+	}
+	fclose(fp);
+	return rows;
+}
+
+static void free_rows(struct row *rows)
+{
+	for (int r = 0; r < NROWS; r++)
+		for (int j = 0; j < NCOLS; j++)
+			free(rows[r].f[j]);
+	free(rows);
+}
+
+static void test_round_trip(int final_newline)
+{
+	char path[] = "/tmp/test-stream.XXXXXX";
+	int fd = mkstemp(path), r = 0, bad = 0, rc, directives = 0;
+	struct row *rows;
+	struct stream *s;
+
+	close(fd);
+	rows = write_rows(path, final_newline);
+	s = stream_open(path, "events");
+	tap_ok(s && stream_ncols(s) == NCOLS, "header: five columns");
+	while ((rc = stream_next(s)) > 0) {
+		if (rc == STREAM_DIRECTIVE) {
+			directives++;
+			continue;
+		}
+		for (int j = 0; r < NROWS && j < NCOLS; j++)
+			if (stream_field_len(s, j) != rows[r].n[j] ||
+			    memcmp(stream_field(s, j), rows[r].f[j], rows[r].n[j]) ||
+			    stream_field(s, j)[rows[r].n[j]] != '\0')
+				bad++;
+		r++;
+	}
+	tap_ok(rc == STREAM_EOF, "ends at end of input, not in error");
+	tap_ok(r == NROWS, final_newline ? "every row read" :
+	       "every row read, the last one without its newline");
+	tap_ok(bad == 0, "every field as written (escapes undone, 3 MiB field whole)");
+	tap_ok(directives == 1, "the #source directive handed back");
+	tap_str(stream_trace(s), "t.json", "the #source directive's trace noted");
+	tap_ok(stream_lineno(s) == NROWS + 3, "line numbers count every line");
+	stream_close(s);
+	free_rows(rows);
+	unlink(path);
+}
+
+/* Every plain field length from 0 to 40 in every column position. */
+static void test_lengths(void)
+{
+	char buf[8192], want[64];
+	size_t len = 0;
+	struct stream *s;
+	FILE *fp;
+	int bad = 0, rc, r = 0;
+
+	len += (size_t)snprintf(buf, sizeof(buf), "#tl-events 1\na\tb\tc\n");
+	for (int n = 0; n <= 40; n++) {
+		for (int j = 0; j < 3; j++) {
+			memset(buf + len, 'a' + j, (size_t)n);
+			len += (size_t)n;
+			buf[len++] = j < 2 ? '\t' : '\n';
+		}
+	}
+	fp = fmemopen(buf, len, "r");
+	s = stream_open_fp(fp, "mem", "events");
+	while ((rc = stream_next(s)) == STREAM_ROW) {
+		for (int j = 0; j < 3; j++) {
+			memset(want, 'a' + j, (size_t)r);
+			want[r] = '\0';
+			if (strcmp(stream_field(s, j), want) || stream_field_len(s, j) != (size_t)r)
+				bad++;
+		}
+		r++;
+	}
+	tap_ok(rc == STREAM_EOF && r == 41, "41 rows from a memory stream");
+	tap_ok(bad == 0, "fields of every length 0..40 cut at their tabs");
+	stream_close(s);
+}
+
+static int rows_of(const char *text)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	struct stream *s = stream_open_fp(fp, "mem", "events");
+	int rc, n = 0;
+
+	while ((rc = stream_next(s)) == STREAM_ROW)
+		n++;
+	stream_close(s);
+	return rc == STREAM_ERROR ? -1 - n : n;
+}
+
+static void test_wrong_fields(void)
+{
+	tap_ok(rows_of("#tl-events 1\na\tb\n1\t2\n3\n") == -2,
+	       "a row with too few fields is an error after the good one");
+	tap_ok(rows_of("#tl-events 1\na\tb\n1\t2\t3\n") == -1,
+	       "a row with too many fields is an error");
+	tap_ok(rows_of("#tl-events 1\na\tb\n1\\t\t2\t3\n") == -1,
+	       "too many fields with an escape in the row");
+	tap_ok(rows_of("#tl-events 1\na\tb\n\\\\x\t\\n\n") == 1,
+	       "escaped backslash and newline are one field each");
+	tap_ok(rows_of("#tl-events 1\na\tb\n") == 0, "header only: no rows");
+}
+
+int main(void)
+{
+	tl_set_progname("test-stream");
+	test_round_trip(1);
+	test_round_trip(0);
+	test_lengths();
+	test_wrong_fields();
+	return tap_done();
+}
