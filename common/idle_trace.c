@@ -7,6 +7,7 @@
 #include "idle_kind.h"
 #include "idle_trace.h"
 #include "json_value.h"
+#include "num_parse.h"
 #include "stream.h"
 #include "strpool.h"
 #include "xalloc.h"
@@ -110,43 +111,10 @@ static int value_kind(const char *s)
 	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
 }
 
-/*
- * strtod, with Clinger's fast path for the common case of a plain decimal
- * whose digits fit in 2^53 with at most 22 after the point: one correctly
- * rounded division, so the same double as strtod.
- */
+/* num_strtod: strtod's double, without strtod for plain decimals */
 static double parse_double(const char *s)
 {
-	static const double pow10[] = {
-		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-	};
-	const char *p = s;
-	uint64_t m = 0;
-	int neg = 0, frac = -1, digits = 0;
-
-	if (*p == '-') {
-		neg = 1;
-		p++;
-	}
-	for (; *p; p++) {
-		if (*p >= '0' && *p <= '9') {
-			if (m > (UINT64_C(1) << 53) / 10)
-				return strtod(s, NULL);
-			m = m * 10 + (uint64_t)(*p - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (*p == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			return strtod(s, NULL);	/* exponents and the rest */
-		}
-	}
-	if (!digits || m > (UINT64_C(1) << 53) || frac > 22)
-		return strtod(s, NULL);
-	double v = frac > 0 ? (double)m / pow10[frac] : (double)m;
-	return neg ? -v : v;
+	return num_strtod(s, NULL);
 }
 
 static int64_t int_field(const char *s, int64_t missing)

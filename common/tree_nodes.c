@@ -4,6 +4,7 @@
 
 #include "err.h"
 #include "json_value.h"
+#include "num_parse.h"
 #include "tree_nodes.h"
 #include "stream.h"
 #include "strpool.h"
@@ -188,8 +189,8 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		if (strstr(stream_field(s, col[C_CAT]), "user_annotation") && *ts) {
 			n->flags |= NF_ANNOT;
 			n->name = intern(ns, s, col[C_NAME]);
-			n->ts = strtod(ts, NULL);
-			n->dur = strtod(stream_field(s, col[C_DUR]), NULL);
+			n->ts = num_strtod(ts, NULL);
+			n->dur = num_strtod(stream_field(s, col[C_DUR]), NULL);
 		}
 		keep(ns, n);
 		return 0;
@@ -208,8 +209,8 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 	if (*ts) {
 		const char *d = stream_field(s, col[C_DUR]);
 		n->flags |= NF_HAS_TS;
-		n->ts = strtod(ts, NULL);
-		n->dur = strtod(d, NULL);
+		n->ts = num_strtod(ts, NULL);
+		n->dur = num_strtod(d, NULL);
 		if (*d && !strpbrk(d, ".eE") && strcmp(d, "NaN") && strcmp(d, "Infinity") &&
 		    strcmp(d, "-Infinity"))
 			n->flags |= NF_DUR_INT;
