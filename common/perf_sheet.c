@@ -8,6 +8,7 @@
 #include "pd_groupby.h"
 #include "np_stat.h"
 #include "perf_model.h"
+#include "perf_model_memo.h"
 #include "perf_sheet.h"
 #include "py_fmt.h"
 #include "py_repr.h"
@@ -219,7 +220,7 @@ static int compute_row(const struct perf_sheet *ps, uint32_t uid, int bwd, struc
 	kn = xmalloc(st_mult(row->nk + 1, sizeof(*kn)));
 	for (uint32_t i = 0; i < row->nk; i++)
 		kn[i] = NM(ps, row->kern[i]);
-	perf_model_compute(e, &a, kn, row->nk, bwd, &row->r);
+	perf_model_memo_compute(e, &a, kn, row->nk, bwd, &row->r);
 	free(kn);
 	if (row->r.status != PM_OK)
 		return 0;

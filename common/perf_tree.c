@@ -6,6 +6,7 @@
 #include "np_stat.h"
 #include "py_repr.h"
 #include "perf_model.h"
+#include "perf_model_memo.h"
 #include "perf_tree.h"
 #include "strpool.h"
 #include "xalloc.h"
@@ -301,6 +302,8 @@ void perf_tree_free(struct perf_tree *tp)
 {
 	if (!tp)
 		return;
+	/* the memo's keys are this tree's texts */
+	perf_model_memo_free();
 	perf_tree_overlap_free(tp);
 	for (size_t i = 0; i < tp->nlaunch; i++)
 		free(tp->launch[i].kern);
@@ -345,7 +348,7 @@ static int triton_can_model(const struct perf_tree *tp, uint32_t uid, const stru
 	struct pm_result r;
 	int ok;
 
-	perf_model_compute(e, &a, NULL, 0, 0, &r);
+	perf_model_memo_compute(e, &a, NULL, 0, 0, &r);
 	ok = r.status != PM_NOMODEL;
 	pm_result_release(&r);
 	return ok;
@@ -588,7 +591,7 @@ static int bwd_metrics_ok(const struct perf_tree *tp, uint32_t fwd, const struct
 	struct pm_result r;
 	int ok;
 
-	perf_model_compute(e, &a, NULL, 0, 1, &r);
+	perf_model_memo_compute(e, &a, NULL, 0, 1, &r);
 	ok = r.status == PM_OK || r.status == PM_NOMODEL;
 	pm_result_release(&r);
 	return ok;
