@@ -42,6 +42,9 @@ struct stream {
 	char *trace;		/* the last #source directive's name, or NULL */
 	char *where;		/* stream_where's text */
 	int uid_col;		/* -2: not looked up yet */
+	int verbatim;		/* the current row's text is what outbuf_tsv
+				 * would write of its fields (no backslash, CR
+				 * or NUL in it) */
 };
 
 static int known_kind(const char *kind, int version)
@@ -178,15 +181,19 @@ static int split_plain(struct stream *s, size_t n)
 {
 	char *line = s->line;
 	const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
+	const __m128i cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
 	size_t at;
 	int i = 0;
 
 	s->field[0] = line;
+	s->verbatim = 1;
 	for (at = 0; at < n; at += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(line + at));
 		unsigned tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab));
 		unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl));
 		unsigned live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
+		unsigned odd = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, cr),
+									  _mm_cmpeq_epi8(v, nul)));
 
 		if (bs & live) {
 			/* put back the tabs cut so far: split() starts over */
@@ -194,6 +201,8 @@ static int split_plain(struct stream *s, size_t n)
 				s->field[k][-1] = '\t';
 			return -2;
 		}
+		if (odd & live)
+			s->verbatim = 0;
 		for (tabs &= live; tabs; tabs &= tabs - 1) {
 			size_t t = at + (size_t)__builtin_ctz(tabs);
 			line[t] = '\0';
@@ -214,6 +223,7 @@ static int split_plain(struct stream *s, size_t n)
 
 	if (memchr(p, '\\', n))
 		return -2;
+	s->verbatim = !memchr(p, '\r', n) && !memchr(p, '\0', n);
 	for (;;) {
 		char *tab = memchr(p, '\t', (size_t)(end - p));
 		s->field[i] = p;
@@ -363,14 +373,28 @@ int stream_next(struct stream *s)
 		return STREAM_DIRECTIVE;
 	}
 	rc = split_plain(s, (size_t)n);
-	if (rc == -2)
+	if (rc == -2) {
+		s->verbatim = 0;
 		rc = split(s);
+	}
 	if (rc < 0) {
 		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
 			s->lineno, s->ncols);
 		return STREAM_ERROR;
 	}
 	return STREAM_ROW;
+}
+
+const char *stream_row_text(struct stream *s, size_t *len)
+{
+	int last = s->ncols - 1;
+
+	if (!s->verbatim)
+		return NULL;
+	for (int i = 1; i <= last; i++)
+		s->field[i][-1] = '\t';
+	*len = (size_t)(s->field[last] + s->flen[last] - s->field[0]);
+	return s->field[0];
 }
 
 const char *stream_kind(const struct stream *s) { return s->kind; }

@@ -48,6 +48,14 @@ int stream_col(const struct stream *s, const char *name);
 /* Field i of the current row, unescaped and NUL-terminated; "" if i < 0. */
 const char *stream_field(const struct stream *s, int i);
 size_t stream_field_len(const struct stream *s, int i);
+/*
+ * The current row as it was read (*len bytes, not NUL-terminated), for
+ * writing it on unchanged: the bytes outbuf_tsv would write of its fields
+ * joined by tabs.  NULL when that is not so, the row holding a backslash
+ * (its fields were unescaped in place), a CR or a NUL.  Its fields are not
+ * usable afterwards.
+ */
+const char *stream_row_text(struct stream *s, size_t *len);
 /* The current directive line without its leading '#'. */
 const char *stream_line(const struct stream *s);
 const char *stream_name(const struct stream *s);

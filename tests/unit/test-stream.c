@@ -184,6 +184,42 @@ static void test_wrong_fields(void)
 	tap_ok(rows_of("#tl-events 1\na\tb\n") == 0, "header only: no rows");
 }
 
+/* The text of row 1 of a two-column stream, or "(null)". */
+static char *row_text_of(const char *row)
+{
+	char buf[256];
+	FILE *fp;
+	struct stream *s;
+	const char *t;
+	size_t n = 0;
+	char *got;
+
+	snprintf(buf, sizeof(buf), "#tl-events 1\na\tb\n%s\n", row);
+	fp = fmemopen(buf, strlen(buf), "r");
+	s = stream_open_fp(fp, "mem", "events");
+	t = stream_next(s) == STREAM_ROW ? stream_row_text(s, &n) : NULL;
+	got = t ? xstrndup(t, n) : xstrdup("(null)");
+	stream_close(s);
+	return got;
+}
+
+static void test_row_text(void)
+{
+	char *got;
+
+	tap_str(got = row_text_of("plain\tfield"), "plain\tfield",
+		"stream_row_text: a plain row as read, tabs put back");
+	free(got);
+	tap_str(got = row_text_of("\t"), "\t", "stream_row_text: two empty fields");
+	free(got);
+	tap_str(got = row_text_of("a\\tb\tc"), "(null)",
+		"stream_row_text: none for a row with an escape");
+	free(got);
+	tap_str(got = row_text_of("a\rb\tc"), "(null)",
+		"stream_row_text: none for a raw CR (outbuf_tsv would escape it)");
+	free(got);
+}
+
 int main(void)
 {
 	tl_set_progname("test-stream");
@@ -191,5 +227,6 @@ int main(void)
 	test_round_trip(0);
 	test_lengths();
 	test_wrong_fields();
+	test_row_text();
 	return tap_done();
 }
