@@ -15,18 +15,11 @@
 #include "json.h"
 #include "json_scan.h"
 #include "tap.h"
+#include "xorshift.h"
 
 static struct json fast, slow;
 static unsigned long nvalues, ndiff;
-static unsigned long long seed = 88172645463325252ULL;
 
-static unsigned rnd(unsigned n)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (unsigned)(seed % n);
-}
 
 static void differ(const char *how, const char *t, size_t n)
 {

@@ -18,6 +18,7 @@
 #include "json_block.h"
 #include "json_scan.h"
 #include "tap.h"
+#include "xorshift.h"
 
 struct log {
 	char *b;
@@ -25,15 +26,7 @@ struct log {
 };
 
 static unsigned long ndocs, ndiff;
-static unsigned long long seed = 88172645463325252ULL;
 
-static unsigned rnd(unsigned n)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (unsigned)(seed % n);
-}
 
 static void put(struct log *l, const void *p, size_t n)
 {
@@ -128,7 +121,7 @@ static int paths[4], npaths;
 static void compare(const char *doc, size_t len, size_t piece)
 {
 	struct log want = { 0 }, got = { 0 };
-	unsigned long long keep = seed;
+	unsigned long long keep = rnd_state;
 
 	ndocs++;
 	json_block_use(JSON_BLOCK_SCALAR);
@@ -136,7 +129,7 @@ static void compare(const char *doc, size_t len, size_t piece)
 	for (int i = 0; i < npaths; i++) {
 		if (paths[i] == JSON_BLOCK_SCALAR)
 			continue;
-		seed = keep;	/* the same pieces */
+		rnd_state = keep;	/* the same pieces */
 		got.n = 0;
 		json_block_use(paths[i]);
 		scan(doc, len, piece, &got);

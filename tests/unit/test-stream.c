@@ -16,18 +16,11 @@
 #include "stream.h"
 #include "xalloc.h"
 #include "tap.h"
+#include "xorshift.h"
 
 enum { NCOLS = 5, NROWS = 3000 };
 
-static unsigned long long rnd_state = 88172645463325252ULL;
 
-static unsigned rnd(unsigned n)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return (unsigned)(rnd_state % n);
-}
 
 /* A field's bytes: mostly plain, sometimes a character that needs escaping. */
 static size_t make_field(char *f, size_t max)
