@@ -111,12 +111,6 @@ static int value_kind(const char *s)
 	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
 }
 
-/* num_strtod: strtod's double, without strtod for plain decimals */
-static double parse_double(const char *s)
-{
-	return num_strtod(s, NULL);
-}
-
 static int64_t int_field(const char *s, int64_t missing)
 {
 	if (!*s)
@@ -187,8 +181,8 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 		return;
 	memset(&e, 0, sizeof(e));
 	e.index = strtoll(stream_field(s, c->uid), NULL, 10);
-	e.ts = parse_double(ts);
-	e.dur = parse_double(dur);
+	e.ts = num_strtod(ts, NULL);
+	e.dur = num_strtod(dur, NULL);
 	e.stream = int_field(stream_field(s, c->stream), -1);
 	e.corr = int_field(stream_field(s, c->corr), -1);
 	/*

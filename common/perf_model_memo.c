@@ -92,21 +92,19 @@ void perf_model_memo_compute(const struct perf_ops_entry *e, const struct pm_arg
 	const void *key[NKEY];
 	uint64_t h;
 	uint32_t at;
+	int found;
 	struct memo_ent *m;
 
 	key_of(e, a, key);
 	h = hash_of(key, kernels, nkernels, bwd);
-	/* a hash shared by two keys: the second is computed every time */
-	if (hmap_get(&memo_index, h, &at)) {
-		if (same(&ent[at - 1], key, kernels, nkernels, bwd)) {
-			result_copy(r, &ent[at - 1].r);
-			return;
-		}
-		perf_model_compute(e, a, kernels, nkernels, bwd, r);
+	found = hmap_get(&memo_index, h, &at);
+	if (found && same(&ent[at - 1], key, kernels, nkernels, bwd)) {
+		result_copy(r, &ent[at - 1].r);
 		return;
 	}
 	perf_model_compute(e, a, kernels, nkernels, bwd, r);
-	if (nent >= MEMO_MAX)
+	/* a hash shared by two keys: the second is computed every time */
+	if (found || nent >= MEMO_MAX)
 		return;
 	xgrow((void **)&ent, &aent, nent + 1, sizeof(*ent));
 	m = &ent[nent++];
