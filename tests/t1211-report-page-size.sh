@@ -22,8 +22,11 @@ huge=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=16777216
 test_expect_success 'setup: a tl-perf that notes its GLIBC_TUNABLES; a 3x trace' '
 	mkdir fake &&
 	real=$(command -v tl-perf) &&
-	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\${GLIBC_TUNABLES-unset}\" >>\"%s/tunables\"\nexec \"%s\" \"\$@\"\n" \
-		"$PWD" "$real" >fake/tl-perf &&
+	cat >fake/tl-perf <<-EOF &&
+	#!/bin/sh
+	printf "%s\\n" "\${GLIBC_TUNABLES-unset}" >>"$PWD/tunables"
+	exec "$real" "\$@"
+	EOF
 	chmod +x fake/tl-perf &&
 	"$SHARED/tools/scale-trace" "$trace" 3 big.json.gz >/dev/null 2>&1
 '
