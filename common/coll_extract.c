@@ -3,63 +3,13 @@
 #include <string.h>
 
 #include "coll_extract.h"
+#include "coll_name.h"
 #include "err.h"
 #include "json.h"
 #include "json_value.h"
 #include "stream.h"
 #include "xalloc.h"
 #include "banned.h"
-
-/*
- * Python's re.IGNORECASE on str: a code point matches a pattern letter
- * when their lower cases are equal, and sre also treats 'ı' (U+0131) as
- * 'i' and 'ſ' (U+017F) as 's'; 'İ' (U+0130) lowers to 'i'.  No other
- * code point lowers to a letter of the three patterns.
- */
-static unsigned fold_at(const unsigned char *s, size_t n, size_t *len)
-{
-	*len = 1;
-	if (s[0] >= 'A' && s[0] <= 'Z')
-		return s[0] + 32u;
-	if (n >= 2 && s[0] == 0xc4 && (s[1] == 0xb0 || s[1] == 0xb1)) {
-		*len = 2;
-		return 'i';
-	}
-	if (n >= 2 && s[0] == 0xc5 && s[1] == 0xbf) {
-		*len = 2;
-		return 's';
-	}
-	return s[0];
-}
-
-static int match_at(const unsigned char *s, size_t n, const char *pat)
-{
-	size_t k;
-
-	for (; *pat; pat++) {
-		if (!n || fold_at(s, n, &k) != (unsigned char)*pat)
-			return 0;
-		s += k;
-		n -= k;
-	}
-	return 1;
-}
-
-int coll_name_search(const char *name, size_t len, const char *pat)
-{
-	const unsigned char *s = (const unsigned char *)name;
-
-	for (size_t i = 0; i < len; i++)
-		if (match_at(s + i, len - i, pat))
-			return 1;
-	return 0;
-}
-
-int coll_name_match(const char *name, size_t len)
-{
-	return coll_name_search(name, len, "rccl") || coll_name_search(name, len, "nccl") ||
-	       coll_name_search(name, len, "cross_device_reduce");
-}
 
 struct extract {
 	struct stream *s;

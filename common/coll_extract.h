@@ -25,9 +25,5 @@
 #include "coll_stream.h"
 
 int coll_extract(struct coll_rank *r, const char *path, long rank_opt);
-/* Does a kernel name match TraceLens's communication patterns? */
-int coll_name_match(const char *name, size_t len);
-/* re.search(pat, name, re.IGNORECASE) for a lower-case ASCII pat */
-int coll_name_search(const char *name, size_t len, const char *pat);
 
 #endif

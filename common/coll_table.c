@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll_extract.h"
+#include "coll_name.h"
 #include "coll_table.h"
 #include "err.h"
 #include "hmap.h"

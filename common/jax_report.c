@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_name.h"
 #include "jax_report.h"
 #include "jax_hlo.h"
 #include "err.h"
@@ -1464,7 +1465,7 @@ static int gpu_breakdown(const struct jax_report *r, int64_t pid, struct breakdo
 		name = strpool_str(r->sp, e->name);
 		if (starts_ci(name, "copy") || starts_ci(name, "memcpy") || starts_ci(name, "memset"))
 			cls = GPU_MEMCPY;
-		else if (is_communication_name(name))
+		else if (coll_name_match(name, strlen(name)))
 			cls = GPU_COMMUNICATION;
 		else
 			cls = GPU_COMPUTATION;

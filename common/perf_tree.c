@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_name.h"
 #include "np_stat.h"
 #include "py_repr.h"
 #include "perf_model.h"
@@ -25,8 +26,7 @@ static const char *name_of(const struct perf_tree *tp, uint32_t uid)
 
 int perf_tree_is_comm(const char *name)
 {
-	return strcasestr(name, "nccl") || strcasestr(name, "rccl") ||
-	       strcasestr(name, "cross_device_reduce");
+	return coll_name_match(name, strlen(name));
 }
 
 /* Linked GPU event: TraceLens set its parent to the launching runtime event. */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_name.h"
 #include "timeline.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -36,45 +37,6 @@ static const char *const legacy_memset[] = {
 	"__amd_rocclr_fillBuffer", "__amd_rocclr_fillBufferAligned", NULL
 };
 
-/*
- * Length of the text at s matching pattern character c under Python's
- * re.IGNORECASE, 0 if none.  Besides ASCII case, Unicode case folding
- * makes 's' match U+017F (long s) and 'i' match U+0130 and U+0131.
- */
-static size_t fold_char(const unsigned char *s, char c)
-{
-	if (*s < 0x80)
-		return (*s | 0x20) == (unsigned char)c || *s == (unsigned char)c;
-	if (c == 's' && s[0] == 0xc5 && s[1] == 0xbf)
-		return 2;
-	if (c == 'i' && s[0] == 0xc4 && (s[1] == 0xb0 || s[1] == 0xb1))
-		return 2;
-	return 0;
-}
-
-static int search_fold(const char *name, const char *pat)
-{
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		const unsigned char *q = p;
-		const char *c = pat;
-		size_t k;
-
-		while (*c && (k = fold_char(q, *c)) > 0) {
-			q += k;
-			c++;
-		}
-		if (!*c)
-			return 1;
-	}
-	return 0;
-}
-
-int is_communication_name(const char *name)
-{
-	return search_fold(name, "rccl") || search_fold(name, "nccl") ||
-	       search_fold(name, "cross_device_reduce");
-}
-
 int gpu_classify(const char *cat, const char *name)
 {
 	int kernel = !strcmp(cat, "kernel");
@@ -87,7 +49,7 @@ int gpu_classify(const char *cat, const char *name)
 		return GPU_MEMCPY;
 	if (kernel && legacy_match(name, legacy_memset))
 		return GPU_COMPUTATION;
-	if (is_communication_name(name))
+	if (coll_name_match(name, strlen(name)))
 		return GPU_COMMUNICATION;
 	return GPU_COMPUTATION;
 }

@@ -34,8 +34,6 @@
 enum { GPU_NONE = -1, GPU_COMPUTATION, GPU_COMMUNICATION, GPU_MEMCPY, GPU_NCLASS };
 
 int gpu_classify(const char *cat, const char *name);
-/* Python's re.search("rccl|nccl|cross_device_reduce", s, re.I) */
-int is_communication_name(const char *name);
 
 #define TIMELINE_MAXROWS 9
 

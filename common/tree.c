@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "coll_name.h"
 #include "err.h"
 #include "hmap.h"
 #include "num_parse.h"
@@ -615,18 +616,13 @@ static void link_fwd_bwd(struct tree *t)
 
 /* ---- kernel launchers (spec §4.4) ------------------------------------ */
 
-static int is_comm(const char *s)
-{
-	return strcasestr(s, "nccl") || strcasestr(s, "rccl") ||
-	       strcasestr(s, "cross_device_reduce");
-}
-
-/* is_comm of a pooled name, worked out once per name (kernel names are
- * long and few: three case-blind searches per kernel cost 8 % of tl-tree) */
+/* coll_name_match of a pooled name, worked out once per name (kernel names
+ * are long and few: three case-blind searches per kernel cost 8 % of tl-tree) */
 static int name_is_comm(const struct tree *t, uint8_t *memo, uint32_t name)
 {
 	if (!memo[name])
-		memo[name] = is_comm(strpool_str(t->sp, name)) ? 2 : 1;
+		memo[name] = coll_name_match(strpool_str(t->sp, name),
+					     strpool_len(t->sp, name)) ? 2 : 1;
 	return memo[name] == 2;
 }
 

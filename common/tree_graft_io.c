@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
+#include "coll_name.h"
 #include "err.h"
 #include "np_stat.h"
 #include "outbuf.h"
@@ -74,12 +74,6 @@ static int is_host(const struct gio *io, uint32_t i)
 	if (!(n->flags & GF_TREE) || !host_kind(n->kind))
 		return 0;
 	return n->origin != GO_TRACE || (tree_at(io->t, n->from)->flags & TN_HOST);
-}
-
-static int is_comm(const char *s)
-{
-	return strcasestr(s, "nccl") || strcasestr(s, "rccl") ||
-	       strcasestr(s, "cross_device_reduce");
 }
 
 static double busy(const struct graft *g, const uint32_t *v, size_t n)
@@ -171,7 +165,9 @@ static void launchers(struct gio *io)
 		const struct gnode *k = graft_at(g, i);
 		uint32_t r = k->parent, leaf = GN_NONE;
 		io->col[i].launcher = GN_NONE;
-		if (!graft_is_gpu(k) || r == GN_NONE || is_comm(graft_name(g, i)))
+		if (!graft_is_gpu(k) || r == GN_NONE)
+			continue;
+		if (coll_name_match(graft_name(g, i), strlen(graft_name(g, i))))
 			continue;
 		for (uint32_t cur = graft_at(g, r)->parent; cur != GN_NONE;) {
 			const struct gnode *c = graft_at(g, cur);
