@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "outbuf.h"
 #include "stream.h"
 #include "xalloc.h"
 #include "tap.h"
@@ -213,6 +215,43 @@ static void test_row_text(void)
 	free(got);
 }
 
+/*
+ * stream_row_text hands a row on as read only when writing its fields
+ * back with outbuf_tsv gives the same bytes (tl-tree spools it so): for
+ * every byte in a field, the row is handed on exactly when outbuf_tsv
+ * leaves that byte alone, so the reader's scan and the writer's escape
+ * set cannot drift apart unnoticed.
+ */
+static void test_row_text_escapes(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	struct outbuf *ob = outbuf_open_fd(fd);
+	size_t bad = 0;
+
+	for (int b = 1; b < 256; b++) {
+		char field[4] = { 'x', (char)b, 'y', 0 }, row[8], *got;
+		int kept;
+
+		if (b == '\t' || b == '\n')
+			continue;	/* they cut fields and rows */
+		ob->len = 0;
+		outbuf_tsv(ob, field, 3);
+		kept = ob->len == 3 && !memcmp(ob->buf, field, 3);
+		snprintf(row, sizeof(row), "%s\tz", field);
+		got = row_text_of(row);
+		if (kept ? strcmp(got, row) != 0 : strcmp(got, "(null)") != 0) {
+			if (bad++ < 3)
+				printf("# byte 0x%02x: outbuf_tsv %s it, stream_row_text gave '%s'\n",
+				       b, kept ? "keeps" : "escapes", got);
+		}
+		free(got);
+	}
+	ob->len = 0;
+	outbuf_close(ob);
+	close(fd);
+	tap_ok(bad == 0, "stream_row_text: a row as read exactly when outbuf_tsv keeps its bytes");
+}
+
 int main(void)
 {
 	tl_set_progname("test-stream");
@@ -221,5 +260,6 @@ int main(void)
 	test_lengths();
 	test_wrong_fields();
 	test_row_text();
+	test_row_text_escapes();
 	return tap_done();
 }
