@@ -244,7 +244,7 @@ static int parse_primitive_alone(struct json *j, const char *s, size_t len)
 	if (!json_literal_ok(s + b, e - b))
 		return fail(j, b, "invalid number or literal");
 	xgrow((void **)&j->tok, &j->alloc, 1, sizeof(*j->tok));
-	j->tok[0] = (struct json_tok){ JSON_PRIMITIVE, (int)b, (int)e, 0, -1 };
+	j->tok[0] = (struct json_tok){ JSON_PRIMITIVE, (int)b, (int)e, 0, -1, 0 };
 	j->ntok = 1;
 	return 0;
 }
@@ -278,7 +278,7 @@ static struct json_tok *new_tok(struct tokenizer *k, int type, int start, int en
 
 	xgrow((void **)&k->j->tok, &k->j->alloc, (size_t)k->next + 1, sizeof(*k->j->tok));
 	t = &k->j->tok[k->next++];
-	*t = (struct json_tok){ type, start, end, 0, -1 };
+	*t = (struct json_tok){ type, start, end, 0, -1, 0 };
 	return t;
 }
 
@@ -373,6 +373,7 @@ static int tok_close(struct tokenizer *k, int type)
 		return TOK_INVAL;
 	k->depth--;
 	t->end = (int)k->pos + 1;
+	t->next = k->next;
 	k->super = t->parent;
 	return 0;
 }
@@ -519,6 +520,7 @@ static unsigned fast_tok(struct json *j, unsigned *n, int type, size_t start,
 	t->end = -1;
 	t->size = 0;
 	t->parent = parent;
+	t->next = 0;
 	return (*n)++;
 }
 
@@ -637,6 +639,7 @@ close:		/* s[p] closes stack[depth - 1] */
 	if ((s[p] == '}') != (j->tok[top].type == JSON_OBJECT))
 		return -1;
 	j->tok[top].end = (int)++p;
+	j->tok[top].next = (int)n;
 	if (--depth)
 		goto after;
 	if (p != len)
@@ -774,6 +777,8 @@ unsigned json_skip(const struct json *j, unsigned i)
 
 	if (j->tok[i].type == JSON_STRING || j->tok[i].type == JSON_PRIMITIVE)
 		return k;
+	if (j->tok[i].next > 0)	/* a closed container */
+		return (unsigned)j->tok[i].next;
 	while (k < j->ntok && j->tok[k].start < end)
 		k++;
 	return k;

@@ -56,13 +56,18 @@ enum json_type { JSON_UNDEF = 0, JSON_OBJECT = 1, JSON_ARRAY = 2,
  */
 #define JSON_MAX_DEPTH 1000
 
-/* jsmn's jsmntok_t with JSMN_PARENT_LINKS. */
+/*
+ * jsmn's jsmntok_t with JSMN_PARENT_LINKS, and for an object or array the
+ * index of the first token after its last descendant once it is closed
+ * (0 until then), so that json_skip jumps over it in one step.
+ */
 struct json_tok {
 	int type;
 	int start;
 	int end;
 	int size;
 	int parent;
+	int next;
 };
 
 struct json {

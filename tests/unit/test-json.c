@@ -4,6 +4,7 @@
  * TSV escaping of event rows.  Expectations are hand-derived from the
  * JSON grammar (RFC 8259) and tl-stream(5).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,6 +296,74 @@ static void test_rows(void)
 		"ndjson: members compacted, numbers as written; names JSON-escaped");
 }
 
+/* A random JSON value, at most depth levels deep. */
+static void random_value(char *o, size_t *n, size_t cap, int depth, unsigned *seed)
+{
+	unsigned r;
+
+	*seed = *seed * 1103515245u + 12345u;
+	r = (*seed >> 16) % 6;
+	if (*n + 8 >= cap || depth == 0 || r < 2) {
+		*n += (size_t)snprintf(o + *n, cap - *n, r & 1 ? "\"s%u\"" : "%u", r);
+		return;
+	}
+	o[(*n)++] = r & 1 ? '{' : '[';
+	for (unsigned k = 0; k < r - 1 && *n + 16 < cap; k++) {
+		if (k)
+			o[(*n)++] = ',';
+		if (r & 1)
+			*n += (size_t)snprintf(o + *n, cap - *n, "\"k%u\":", k);
+		random_value(o, n, cap, depth - 1, seed);
+	}
+	o[(*n)++] = r & 1 ? '}' : ']';
+}
+
+/*
+ * json_skip jumps over a closed object or array in one step (its token
+ * notes where it ends): on random documents, through the fast tokenizer
+ * and, nested past its 32 levels, through jsmn's, every token's skip is
+ * the first token not inside it, found here by the offsets.
+ */
+static void test_skip(void)
+{
+	static char doc[1 << 16];
+	unsigned seed = 7, bad = 0, docs = 0, toks = 0;
+	struct json j;
+
+	json_init(&j);
+	for (int d = 0; d < 400; d++) {
+		size_t n = 0;
+		int deep = d % 4 == 3;
+		if (deep)	/* 40 levels: past the fast tokenizer's depth */
+			for (int k = 0; k < 40; k++)
+				doc[n++] = '[';
+		random_value(doc, &n, sizeof(doc) - 64, 6, &seed);
+		if (deep)
+			for (int k = 0; k < 40; k++)
+				doc[n++] = ']';
+		doc[n] = '\0';
+		if (doc[0] != '{' && doc[0] != '[')
+			continue;
+		if (json_parse_compact(&j, doc, n, 0) < 0) {
+			bad++;
+			continue;
+		}
+		docs++;
+		for (unsigned i = 0; i < j.ntok; i++) {
+			unsigned want = i + 1;
+			while (want < j.ntok && j.tok[want].start < j.tok[i].end)
+				want++;
+			toks++;
+			if (json_skip(&j, i) != want && bad++ < 3)
+				printf("# doc %d token %u: skip %u, want %u\n", d, i,
+				       json_skip(&j, i), want);
+		}
+	}
+	json_release(&j);
+	tap_ok(bad == 0 && docs > 200 && toks > 10000,
+	       "json_skip: the first token after each value, fast and jsmn tokenizers");
+}
+
 int main(void)
 {
 	test_jscan();
@@ -303,5 +372,6 @@ int main(void)
 	test_numbers();
 	test_escapes();
 	test_rows();
+	test_skip();
 	return tap_done();
 }
