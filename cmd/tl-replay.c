@@ -14,6 +14,7 @@
 #include "err.h"
 #include "opt.h"
 #include "outbuf.h"
+#include "path.h"
 #include "replay_input.h"
 #include "replay_ir.h"
 #include "replay_schema.h"
@@ -51,15 +52,6 @@ struct opts {
 	long top;
 	int nsel;
 };
-
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
 
 static int pick(struct replay_pick *p, const struct tree_nodes *ns, const struct opts *o)
 {
@@ -114,7 +106,8 @@ static int run(const char *path, const struct opts *o)
 		tl_warn("%s: nothing to replay", ns->source);
 		goto out;
 	}
-	char *ir = join(o->dir, "event_replay_ir.json"), *py = join(o->dir, "replay.py");
+	char *ir = path_join(o->dir, "event_replay_ir.json", ""),
+	     *py = path_join(o->dir, "replay.py", "");
 	struct outbuf *ob = outbuf_open_path(ir);
 	outbuf_put(ob, json.buf, json.len);
 	outbuf_close(ob);

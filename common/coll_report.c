@@ -9,6 +9,7 @@
 #include "coll_sheets.h"
 #include "coll_table.h"
 #include "err.h"
+#include "path.h"
 #include "strpool.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -48,18 +49,9 @@ static int make_dir(const char *dir)
 	return rc;
 }
 
-static char *sheet_path(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 6;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s.csv", dir, name);
-	return p;
-}
-
 static int write_sheet(const char *dir, const char *name, const struct coll_frame *f)
 {
-	char *p = sheet_path(dir, name);
+	char *p = path_join(dir, name, ".csv");
 	int rc = coll_frame_write_csv(f, p);
 
 	free(p);
@@ -68,7 +60,7 @@ static int write_sheet(const char *dir, const char *name, const struct coll_fram
 
 static void remove_sheet(const char *dir, const char *name)
 {
-	char *p = sheet_path(dir, name);
+	char *p = path_join(dir, name, ".csv");
 
 	if (unlink(p) < 0 && errno != ENOENT)
 		tl_warn_errno("%s", p);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "path.h"
 #include "py_repr.h"
 #include "py_fmt.h"
 #include "diff_report.h"
@@ -1189,12 +1190,9 @@ static int make_dir(const char *dir)
 
 static struct outbuf *open_in(const char *dir, const char *name)
 {
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *path = xmalloc(n);
-	struct outbuf *ob;
+	char *path = path_join(dir, name, "");
+	struct outbuf *ob = outbuf_open_path(path);
 
-	snprintf(path, n, "%s/%s", dir, name);
-	ob = outbuf_open_path(path);
 	free(path);
 	return ob;
 }

@@ -10,23 +10,16 @@
 #include "idle_report.h"
 #include "np_stat.h"
 #include "outbuf.h"
+#include "path.h"
 #include "py_fmt.h"
 #include "xalloc.h"
 #include "sort.h"
 #include "banned.h"
 
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n);
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
-
 /* DIR itself when it holds the idle files, else DIR/idle. */
 static char *idle_dir(const char *dir)
 {
-	char *probe = join(dir, "temporal_breakdown.csv"), *sub;
+	char *probe = path_join(dir, "temporal_breakdown.csv", ""), *sub;
 	struct stat st;
 
 	if (!stat(probe, &st)) {
@@ -34,8 +27,8 @@ static char *idle_dir(const char *dir)
 		return xstrdup(dir);
 	}
 	free(probe);
-	sub = join(dir, "idle");
-	probe = join(sub, "temporal_breakdown.csv");
+	sub = path_join(dir, "idle", "");
+	probe = path_join(sub, "temporal_breakdown.csv", "");
 	if (!stat(probe, &st)) {
 		free(probe);
 		return sub;
@@ -85,7 +78,7 @@ static int load(struct table *t, char **dirs, size_t n, const char *name)
 	memset(t, 0, sizeof(*t));
 	t->c = xcalloc(n + 1, sizeof(*t->c));
 	for (size_t i = 0; i < n; i++) {
-		char *p = join(dirs[i], name);
+		char *p = path_join(dirs[i], name, "");
 		int rc = csv_read(&t->c[i], p);
 		free(p);
 		if (rc < 0)
@@ -227,7 +220,7 @@ static int merge_file(char **dirs, size_t n, const char *name, enum order order,
 			tl_qsort(m, nm, sizeof(*m), by_rank);
 		break;
 	}
-	path = join(out, name);
+	path = path_join(out, name, "");
 	ob = outbuf_open_path(path);
 	put_header(ob, &t.c[0]);
 	if (order == SELECTED) {
@@ -296,7 +289,7 @@ static int merge_kernel_types(char **dirs, size_t n, const char *out)
 		total += g[i].sum;
 	}
 	pd_argsort_desc(sums, ord, ng);
-	path = join(out, name);
+	path = path_join(out, name, "");
 	ob = outbuf_open_path(path);
 	outbuf_puts(ob, "kernel_type,sum,percentage\n");
 	for (size_t k = 0; k < ng; k++) {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "path.h"
 #include "report_dir.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -16,18 +17,9 @@ struct report_sheet {
 	struct csv c;
 };
 
-static char *join(const char *dir, const char *name, const char *suffix)
-{
-	size_t n = st_add(st_add(strlen(dir), strlen(name)), strlen(suffix) + 2);
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s%s", dir, name, suffix);
-	return p;
-}
-
 int report_dir_has(const struct report_dir *rd, const char *name)
 {
-	char *p = join(rd->path, name, "");
+	char *p = path_join(rd->path, name, "");
 	struct stat st;
 	int r = stat(p, &st) == 0;
 
@@ -106,7 +98,7 @@ const struct csv *report_dir_sheet(struct report_dir *rd, const char *name)
 	sh = &rd->sheets[rd->nsheets++];
 	sh->name = xstrdup(name);
 	sh->state = 0;
-	path = join(rd->path, name, ".csv");
+	path = path_join(rd->path, name, ".csv");
 	if (stat(path, &st) == 0) {
 		sh->state = csv_read(&sh->c, path) == 0 ? 1 : -1;
 		if (sh->state < 0)

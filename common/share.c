@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "share.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -14,10 +15,8 @@
 
 static char *try_path(const char *dir, const char *name)
 {
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n);
+	char *p = path_join(dir, name, "");
 
-	snprintf(p, n, "%s/%s", dir, name);
 	if (access(p, R_OK) == 0)
 		return p;
 	free(p);

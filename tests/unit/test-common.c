@@ -1,4 +1,4 @@
-/* Unit tests for common/: py_fmt, strpool, outbuf TSV escaping, display. */
+/* Unit tests for common/: py_fmt, strpool, outbuf TSV escaping, display, path. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 
 #include "display.h"
 #include "outbuf.h"
+#include "path.h"
 #include "py_fmt.h"
 #include "strpool.h"
 #include "tap.h"
@@ -137,11 +138,28 @@ static void test_display(void)
 	tap_ok(display_demangle("_Znotmangled!!") == NULL, "a bad mangled name gives NULL");
 }
 
+static void join_case(const char *dir, const char *name, const char *suffix,
+		      const char *want, const char *what)
+{
+	char *p = path_join(dir, name, suffix);
+	tap_str(p, want, what);
+	free(p);
+}
+
+static void test_path(void)
+{
+	join_case("out", "gpu_timeline", ".csv", "out/gpu_timeline.csv", "path_join: folder, name, suffix");
+	join_case("a/b", "idle", "", "a/b/idle", "path_join: no suffix");
+	join_case("out/", "x", "", "out//x", "path_join: the folder as given, one '/' added");
+	join_case("", "x", ".csv", "/x.csv", "path_join: an empty folder");
+}
+
 int main(void)
 {
 	test_display();
 	test_repr();
 	test_strpool();
 	test_tsv();
+	test_path();
 	return tap_done();
 }
