@@ -85,7 +85,21 @@ $(error missing build dependencies; run as root: $(APT_LINE))
 endif
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags libarchive zlib libprotobuf-c)
-PKG_LIBS   := $(shell pkg-config --libs libarchive zlib libprotobuf-c)
+PKG_LIBS   := $(shell pkg-config --libs zlib libprotobuf-c)
+# libarchive (tl-cat's zip and tar members, tl-xlsx's zip writer) from its
+# static library where there is one: the shared one brings libxml2, ICU and
+# the C++ runtime, whose loading cost tl-cat 6-10 ms of CPU at every start
+# (tl-report starts it twice a trace, a 64-rank job 128 times).  Its zip and
+# tar readers need none of those (tl-xlsx's writer still loads libxml2); the
+# compressors stay shared (Debian 12 has no -dev link for libacl, libzstd
+# and liblz4: named by soname).
+ARCHIVE_A := $(wildcard $(shell pkg-config --variable=libdir libarchive)/libarchive.a)
+ifneq ($(ARCHIVE_A),)
+PKG_LIBS   += -Wl,-Bstatic -larchive -Wl,-Bdynamic -lnettle -l:libacl.so.1 -llzma \
+	-l:libzstd.so.1 -l:liblz4.so.1 -lbz2 -lz -lxml2
+else
+PKG_LIBS   += $(shell pkg-config --libs libarchive)
+endif
 # ISA-L's igzip inflates gzip about 6x faster than zlib (common/cat_inflate.c);
 # used where libisal-dev is installed, unless ISAL=0.  zlib stays the fallback.
 ifneq ($(ISAL),0)
