@@ -453,6 +453,8 @@ int cat_file(struct cat *c, const char *path)
 
 	if (!in)
 		return 1;
+	if (c->o.format)	/* a few kB of each trace: nothing to read ahead */
+		cat_input_sync(in);
 	while ((r = cat_input_next(in)) > 0)
 		bad |= cat_stream(c, in);
 	if (r < 0) {

@@ -64,6 +64,7 @@ struct cat_input {
 	const unsigned char *zp;	/* compressed bytes not yet inflated */
 	size_t zn;
 	struct pump *pump;
+	int sync;		/* no pump: inflate as read (cat_input_sync) */
 	char err[256];
 };
 
@@ -292,7 +293,11 @@ static void *pump_main(void *arg)
 
 static void pump_start(struct cat_input *in)
 {
-	struct pump *p = xcalloc(1, sizeof(*p));
+	struct pump *p;
+
+	if (in->sync)
+		return;
+	p = xcalloc(1, sizeof(*p));
 
 	for (int i = 0; i < NBLK; i++)
 		p->blk[i] = xmalloc(BLK_SIZE);
@@ -577,7 +582,12 @@ ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n)
 {
 	if (in->pump)
 		return pump_read(in, buf, n);
-	return raw_read(in, buf, n);
+	return src_read(in, buf, n);
+}
+
+void cat_input_sync(struct cat_input *in)
+{
+	in->sync = 1;
 }
 
 const char *cat_input_error(const struct cat_input *in)

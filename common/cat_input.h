@@ -33,6 +33,12 @@ struct cat_input;
 
 /* Open path ("-" is stdin); on failure print "tl-x: PATH: why", return NULL. */
 struct cat_input *cat_input_open(const char *path);
+/*
+ * Inflate in the caller's thread as it reads, without the thread that
+ * otherwise inflates megabytes ahead: for a reader of the first bytes
+ * only (tl-cat --format).  Before the first cat_input_next.
+ */
+void cat_input_sync(struct cat_input *in);
 /* Go to the next stream: 1, 0 when there are no more, -1 on error. */
 int cat_input_next(struct cat_input *in);
 /* The current stream's name for #source: PATH or PATH:MEMBER. */
