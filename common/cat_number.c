@@ -79,13 +79,10 @@ void cat_number_check(struct cat_number *cn, const struct json *j, uint64_t uid)
 
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
 		const struct json_tok *v = &j->tok[k + 1];
-		const char *key = j->text + j->tok[k].start;
-		int klen = j->tok[k].end - j->tok[k].start;
-		/* json_tok_eq, by hand: every member of every event is asked */
-		int is_dur = klen == 3 && key[0] == 'd' && key[1] == 'u' && key[2] == 'r';
+		int is_dur = json_tok_eq(j, k, "dur", 3);
 		unsigned m;
 
-		if (!is_dur && !(klen == 2 && key[0] == 't' && key[1] == 's'))
+		if (!is_dur && !json_tok_eq(j, k, "ts", 2))
 			continue;
 		if (!json_tok_is_number(j, k + 1))
 			continue;

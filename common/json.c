@@ -962,12 +962,6 @@ size_t json_decode_string(const char *s, size_t n, char *out)
 	return o;
 }
 
-int json_tok_eq(const struct json *j, unsigned i, const char *key, size_t n)
-{
-	const struct json_tok *t = &j->tok[i];
-	return (size_t)(t->end - t->start) == n && !memcmp(j->text + t->start, key, n);
-}
-
 int json_tok_is_number(const struct json *j, unsigned i)
 {
 	const struct json_tok *t = &j->tok[i];
