@@ -7,11 +7,14 @@
  * 'i' and 'ſ' (U+017F) as 's'; 'İ' (U+0130) lowers to 'i'.  No other
  * code point lowers to a letter of the three patterns.
  */
+static unsigned lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32u : c;
+}
+
 static unsigned fold_at(const unsigned char *s, size_t n, size_t *len)
 {
 	*len = 1;
-	if (s[0] >= 'A' && s[0] <= 'Z')
-		return s[0] + 32u;
 	if (n >= 2 && s[0] == 0xc4 && (s[1] == 0xb0 || s[1] == 0xb1)) {
 		*len = 2;
 		return 'i';
@@ -20,7 +23,7 @@ static unsigned fold_at(const unsigned char *s, size_t n, size_t *len)
 		*len = 2;
 		return 's';
 	}
-	return s[0];
+	return lower(s[0]);
 }
 
 static int match_at(const unsigned char *s, size_t n, const char *pat)
@@ -36,12 +39,7 @@ static int match_at(const unsigned char *s, size_t n, const char *pat)
 	return 1;
 }
 
-/* ASCII lower case: the first letters of the patterns have no other fold */
-static unsigned lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32u : c;
-}
-
+/* only ASCII can start a match: the patterns' first letters have no other fold */
 int coll_name_search(const char *name, size_t len, const char *pat)
 {
 	const unsigned char *s = (const unsigned char *)name;

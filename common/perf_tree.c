@@ -24,9 +24,12 @@ static const char *name_of(const struct perf_tree *tp, uint32_t uid)
 	return tree_nodes_str(tp->ns, N(tp, uid)->name);
 }
 
-int perf_tree_is_comm(const char *name)
+/* Is node uid's name a communication kernel's (TraceLens's is_communication_string)? */
+static int is_comm(const struct perf_tree *tp, uint32_t uid)
 {
-	return coll_name_match(name, strlen(name));
+	uint32_t name = N(tp, uid)->name;
+
+	return coll_name_match(tree_nodes_str(tp->ns, name), tree_nodes_len(tp->ns, name));
 }
 
 /* Linked GPU event: TraceLens set its parent to the launching runtime event. */
@@ -234,7 +237,7 @@ static void build_launchers(struct perf_tree *tp)
 		const struct node *k = &ns->node[i];
 		uint32_t L;
 		struct launcher *l;
-		if (!node_is_gpu(k) || k->parent < 0 || perf_tree_is_comm(tree_nodes_str(ns, k->name)))
+		if (!node_is_gpu(k) || k->parent < 0 || is_comm(tp, (uint32_t)i))
 			continue;
 		L = leaf_of(tp, (uint32_t)k->parent);
 		if (tp->launcher_of[L] < 0) {
@@ -475,7 +478,7 @@ static int is_nccl_event(const struct perf_tree *tp, uint32_t e)
 	uint32_t n;
 	const uint32_t *g = perf_tree_gpu_events(tp, e, &n);
 	for (uint32_t i = 0; i < n; i++)
-		if (perf_tree_is_comm(name_of(tp, g[i])))
+		if (is_comm(tp, g[i]))
 			return 1;
 	return 0;
 }
@@ -793,7 +796,7 @@ static void add_orphans(struct uctx *u)
 	for (i = 0; i < n; i++) {
 		const struct node *k = N(tp, (uint32_t)i);
 		int32_t p;
-		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, (uint32_t)i)) ||
+		if (!linked_gpu(k) || covered[i] || is_comm(tp, (uint32_t)i) ||
 		    perf_tree_cpu_op_above(tp, (uint32_t)i) >= 0)
 			continue;
 		p = k->parent;
@@ -811,7 +814,7 @@ static void add_orphans(struct uctx *u)
 	for (i = 0; i < n; i++) {
 		const struct node *k = N(tp, (uint32_t)i);
 		int32_t owner;
-		if (!linked_gpu(k) || covered[i] || perf_tree_is_comm(name_of(tp, (uint32_t)i)) ||
+		if (!linked_gpu(k) || covered[i] || is_comm(tp, (uint32_t)i) ||
 		    (owner = perf_tree_cpu_op_above(tp, (uint32_t)i)) < 0)
 			continue;
 		add_synthetic(u, (uint32_t)owner, (uint32_t)i, &next_uid, &salloc);

@@ -151,7 +151,6 @@ double perf_tree_busy(const struct perf_tree *tp, const uint32_t *uids, size_t n
 int32_t perf_tree_cpu_op_above(const struct perf_tree *tp, uint32_t uid);
 /* categorize_torch_op of any event, with its kernel_details as TraceLens has them */
 const char *perf_tree_category(const struct perf_tree *tp, uint32_t uid);
-int perf_tree_is_comm(const char *name);
 int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid);
 
 #endif

@@ -163,11 +163,10 @@ static void launchers(struct gio *io)
 
 	for (uint32_t i = 0; i < nn; i++) {
 		const struct gnode *k = graft_at(g, i);
+		const char *name = graft_name(g, i);
 		uint32_t r = k->parent, leaf = GN_NONE;
 		io->col[i].launcher = GN_NONE;
-		if (!graft_is_gpu(k) || r == GN_NONE)
-			continue;
-		if (coll_name_match(graft_name(g, i), strlen(graft_name(g, i))))
+		if (!graft_is_gpu(k) || r == GN_NONE || coll_name_match(name, strlen(name)))
 			continue;
 		for (uint32_t cur = graft_at(g, r)->parent; cur != GN_NONE;) {
 			const struct gnode *c = graft_at(g, cur);
