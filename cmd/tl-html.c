@@ -25,7 +25,7 @@ static const char usage[] =
 	"  -o, --output FILE  write FILE (- for standard output), not REPORT_DIR/report.*\n"
 	"      --arch NAME|FILE  draw the roofs of this GPU table (share/tl/arch/NAME.tsv)\n"
 	"      --md           write report.md instead of report.html\n"
-	"      --html         with --md: write report.html too (one run, sheets read once)";
+	"      --html         with --md: write report.html too, in the same run";
 
 static const struct option longopts[] = {
 	{ "arch", required_argument, NULL, 'a' },

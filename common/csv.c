@@ -56,9 +56,9 @@ static size_t utf8_len(const unsigned char *s, size_t left)
  * pandas decodes the file as UTF-8 before it parses anything; a file it
  * could not decode must not be compared as if it had been read.
  */
-static int check_text(const char *path, const char *buf, size_t len)
+static int check_text(const char *path, const char *buf, size_t len, size_t *linep)
 {
-	size_t i = 0, line = 1, n;
+	size_t i = 0, line = *linep, n;
 
 	while (i < len) {
 		if (buf[i] == '\0') {
@@ -74,6 +74,7 @@ static int check_text(const char *path, const char *buf, size_t len)
 			line++;
 		i += n;
 	}
+	*linep = line;
 	return 0;
 }
 
@@ -295,6 +296,7 @@ static int set_rows(struct csv *c, struct parser *p)
 int csv_parse(struct csv *c, const char *path, char *buf, size_t len)
 {
 	struct parser p = { .buf = buf, .len = len, .line = 1, .path = path };
+	size_t text_line = 1;
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
@@ -302,7 +304,7 @@ int csv_parse(struct csv *c, const char *path, char *buf, size_t len)
 	c->path = xstrdup(path);
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
 		p.pos = 3;
-	if (check_text(path, buf, len) < 0 || parse_all(&p) < 0)
+	if (check_text(path, buf, len, &text_line) < 0 || parse_all(&p) < 0)
 		goto out;
 	if (p.nrec == 0) {
 		/* no header at all: the empty table TraceLens reads */
@@ -380,4 +382,205 @@ void csv_release(struct csv *c)
 long csv_col(const struct csv *c, const char *name)
 {
 	return find_name(c->names, c->ncols, name);
+}
+
+/* ---- a row at a time ------------------------------------------------- */
+
+struct csv_rows {
+	struct csv head;	/* names, ncols and path; no cells */
+	int fd;
+	char *buf;		/* buf[beg..end) read and not yet parsed */
+	size_t beg, end, cap;
+	int eof;
+	size_t line;		/* the parser's line of buf[beg] */
+	size_t text_line;	/* check_text's (it counts only LF) */
+	size_t row_line;	/* where the current row starts */
+	struct parser p;	/* the current record's fields */
+};
+
+/* Reads more after what is left: 0, or -1 (message printed). */
+static int fill(struct csv_rows *r)
+{
+	ssize_t got;
+
+	if (r->beg > 0) {
+		tl_memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+		r->end -= r->beg;
+		r->beg = 0;
+	}
+	if (r->end == r->cap) {	/* one record fills the window */
+		r->cap *= 2;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+	do
+		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		tl_warn_errno("%s", r->head.path);
+		return -1;
+	}
+	if (got == 0)
+		r->eof = 1;
+	r->end += (size_t)got;
+	return 0;
+}
+
+/*
+ * Where the record at buf[beg] ends (past its line end), walking its
+ * fields as parse_record does, without changing them: 1, or 0 when the
+ * window ends first (a quote or a CR as its last byte cannot be judged yet).
+ * At the end of input the record runs to the end.
+ */
+static int record_end(const struct csv_rows *r, size_t *endp)
+{
+	const char *b = r->buf;
+	size_t i = r->beg, n = r->end;
+
+	for (;;) {	/* at a field's first byte */
+		if (i < n && b[i] == '"') {
+			for (i++;; i += 2) {
+				const char *q = memchr(b + i, '"', n - i);
+				if (!q)
+					goto more;
+				i = (size_t)(q - b);
+				if (i + 1 >= n)
+					goto more;
+				if (b[i + 1] != '"')
+					break;
+			}
+			i++;
+		}
+		while (i < n && b[i] != ',' && b[i] != '\n' && b[i] != '\r')
+			i++;
+		if (i >= n)
+			goto more;
+		if (b[i] == ',') {
+			i++;
+			continue;
+		}
+		if (b[i] == '\r' && i + 1 >= n)
+			goto more;
+		if (b[i] == '\r' && b[i + 1] == '\n')
+			i++;
+		*endp = i + 1;
+		return 1;
+	}
+more:
+	*endp = n;
+	return r->eof;
+}
+
+/* The next record, blank lines skipped, in r->p: 1, 0 at the end, -1 error. */
+static int read_record(struct csv_rows *r)
+{
+	struct parser *p = &r->p;
+	size_t e;
+
+	for (;;) {
+		if (r->beg == r->end && r->eof)
+			return 0;
+		if (r->beg == r->end || !record_end(r, &e)) {
+			if (fill(r) < 0)
+				return -1;
+			continue;
+		}
+		if (check_text(r->head.path, r->buf + r->beg, e - r->beg, &r->text_line) < 0)
+			return -1;
+		p->buf = r->buf + r->beg;
+		p->len = e - r->beg;
+		p->pos = 0;
+		p->line = r->line;
+		p->nf = p->nrec = 0;
+		r->beg = e;
+		if (skip_blank_line(p)) {
+			r->line = p->line;
+			continue;
+		}
+		r->row_line = p->line;
+		if (parse_record(p) < 0)
+			return -1;
+		r->line = p->line;
+		return 1;
+	}
+}
+
+struct csv_rows *csv_rows_open_chunk(const char *path, size_t chunk)
+{
+	struct csv_rows *r = xcalloc(1, sizeof(*r));
+	int k;
+
+	r->fd = open(path, O_RDONLY);
+	r->head.path = xstrdup(path);
+	r->cap = chunk < 4 ? 4 : chunk;
+	r->buf = xmalloc(r->cap);
+	r->line = r->text_line = 1;
+	r->p.path = r->head.path;
+	if (r->fd < 0) {
+		tl_warn_errno("%s", path);
+		csv_rows_close(r);
+		return NULL;
+	}
+	while (r->end < 3 && !r->eof)
+		if (fill(r) < 0) {
+			csv_rows_close(r);
+			return NULL;
+		}
+	if (r->end >= 3 && !memcmp(r->buf, "\xef\xbb\xbf", 3))
+		r->beg = 3;
+	if ((k = read_record(r)) < 0) {
+		csv_rows_close(r);
+		return NULL;
+	}
+	if (k == 0) {	/* no header at all: the empty table */
+		r->head.names = xcalloc(1, sizeof(*r->head.names));
+		return r;
+	}
+	set_header(&r->head, &r->p);
+	return r;
+}
+
+struct csv_rows *csv_rows_open(const char *path)
+{
+	return csv_rows_open_chunk(path, (size_t)1 << 20);
+}
+
+int csv_rows_next(struct csv_rows *r)
+{
+	int k = r->head.ncols ? read_record(r) : 0;
+
+	if (k > 0 && r->p.nf != r->head.ncols) {
+		tl_warn("%s:%zu: expected %zu fields, saw %zu", r->head.path, r->row_line,
+			r->head.ncols, r->p.nf);
+		return -1;
+	}
+	return k;
+}
+
+const struct csv *csv_rows_head(const struct csv_rows *r)
+{
+	return &r->head;
+}
+
+const struct csv_field *csv_rows_field(const struct csv_rows *r, size_t col)
+{
+	return &r->p.f[col];
+}
+
+size_t csv_rows_line(const struct csv_rows *r)
+{
+	return r->row_line;
+}
+
+void csv_rows_close(struct csv_rows *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	csv_release(&r->head);
+	free(r->buf);
+	free(r->p.f);
+	free(r->p.rec);
+	free(r->p.recline);
+	free(r);
 }

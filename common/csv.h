@@ -61,6 +61,33 @@ void csv_release(struct csv *c);
 /* Index of the column called name, or -1. */
 long csv_col(const struct csv *c, const char *name);
 
+/*
+ * The same table a row at a time, for a sheet too big to hold (a tl-diff
+ * folder's diff_stats.csv): memory is one window of the file, whatever its
+ * size.  Same rules and messages as csv_read; an error found in a later
+ * row comes when that row is read, after the rows before it.
+ *
+ *	struct csv_rows *r = csv_rows_open(path);     NULL: message printed
+ *	long k = csv_col(csv_rows_head(r), "kernel_time");
+ *	while ((rc = csv_rows_next(r)) > 0)
+ *		use csv_rows_field(r, k)->s / ->n (until the next csv_rows_next)
+ *	if (rc < 0) ...;                              message printed
+ *	csv_rows_close(r);
+ */
+struct csv_rows;
+
+struct csv_rows *csv_rows_open(const char *path);
+/* The same reading chunk bytes at a time (tests cross every boundary). */
+struct csv_rows *csv_rows_open_chunk(const char *path, size_t chunk);
+/* The header: ncols and names (csv_col works on it), no rows. */
+const struct csv *csv_rows_head(const struct csv_rows *r);
+/* Reads the next row: 1, 0 at the end, -1 on error (message printed). */
+int csv_rows_next(struct csv_rows *r);
+const struct csv_field *csv_rows_field(const struct csv_rows *r, size_t col);
+/* The line where the current row starts (1-based). */
+size_t csv_rows_line(const struct csv_rows *r);
+void csv_rows_close(struct csv_rows *r);
+
 static inline const struct csv_field *csv_at(const struct csv *c, size_t row,
 					     size_t col)
 {

@@ -11,6 +11,7 @@
 #include "report_name.h"
 #include "xalloc.h"
 #include "sort.h"
+#include "strpool.h"
 #include "banned.h"
 
 struct diff_op {
@@ -27,23 +28,24 @@ struct diff {
 	size_t side_len[2];
 	double total[2];
 	size_t rows;
+	struct strpool *sp;	/* the text of names and sources */
 };
 
-static const struct csv *sort_c;	/* qsort has no context argument */
-static long sort_col;
+/* What the page takes of a row of diff_stats.csv. */
+struct diff_row {
+	uint32_t name, src;	/* in d->sp */
+	double t;
+};
 
-static int cmp_row_name(const void *pa, const void *pb)
+static const struct strpool *sort_sp;	/* qsort has no context argument */
+
+static int cmp_name(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb, na, nb;
-	const char *sa = report_str(sort_c, a, sort_col, &na);
-	const char *sb = report_str(sort_c, b, sort_col, &nb);
-	int c = memcmp(sa, sb, na < nb ? na : nb);
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	size_t na = strpool_len(sort_sp, a), nb = strpool_len(sort_sp, b);
+	int c = memcmp(strpool_str(sort_sp, a), strpool_str(sort_sp, b), na < nb ? na : nb);
 
-	if (c)
-		return c;
-	if (na != nb)
-		return na < nb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	return c ? c : (na > nb) - (na < nb);
 }
 
 static int cmp_change(const void *pa, const void *pb)
@@ -79,42 +81,106 @@ static int side_of(struct diff *d, const char *s, size_t n)
 	return -1;
 }
 
-/* Kernel time per op name and side: rows sorted by name, then summed. */
-static void diff_read(struct report_dir *rd, struct diff *d)
+/* The distinct names of the rows, sorted by their bytes; *nnames of them. */
+static uint32_t *sorted_names(const struct diff *d, const struct diff_row *row, size_t nrow,
+			      size_t *nnames)
 {
-	const struct csv *c = report_dir_sheet(rd, "diff_stats");
-	long cn = report_col(c, "cpu_op_name"), cs = report_col(c, "source");
-	long ct = report_col(c, "kernel_time");
-	size_t *order, alloc = 0;
+	uint8_t *seen = xcalloc(strpool_count(d->sp), 1);
+	uint32_t *names = xmalloc((nrow ? nrow : 1) * sizeof(*names));
+	size_t n = 0;
 
-	memset(d, 0, sizeof(*d));
-	if (cn < 0 || cs < 0 || ct < 0)
-		return;
-	d->rows = c->nrows;
-	order = xmalloc((c->nrows ? c->nrows : 1) * sizeof(*order));
-	for (size_t r = 0; r < c->nrows; r++)
-		order[r] = r;
-	sort_c = c, sort_col = cn;
-	tl_qsort(order, c->nrows, sizeof(*order), cmp_row_name);
-	for (size_t i = 0; i < c->nrows; i++) {
-		size_t r = order[i], len, sl;
-		const char *name = report_str(c, r, cn, &len), *src = report_str(c, r, cs, &sl);
-		double t = report_num(c, r, ct);
-		int k = side_of(d, src, sl);
-		if (!d->n || d->op[d->n - 1].len != len || memcmp(d->op[d->n - 1].name, name, len)) {
-			xgrow((void **)&d->op, &alloc, d->n + 1, sizeof(*d->op));
-			memset(&d->op[d->n], 0, sizeof(d->op[d->n]));
-			d->op[d->n].name = name, d->op[d->n].len = len;
-			d->n++;
+	for (size_t i = 0; i < nrow; i++)
+		if (!seen[row[i].name]) {
+			seen[row[i].name] = 1;
+			names[n++] = row[i].name;
 		}
-		if (k < 0 || !(t >= 0))
-			continue;
-		d->op[d->n - 1].t[k] += t;
-		d->op[d->n - 1].n[k]++;
-		d->total[k] += t;
+	sort_sp = d->sp;
+	tl_qsort(names, n, sizeof(*names), cmp_name);
+	free(seen);
+	*nnames = n;
+	return names;
+}
+
+/*
+ * Kernel time per op name and side, summed name by name in byte order and,
+ * within a name, in the order of the rows (so the totals' last digits do
+ * not depend on how the rows were read).
+ */
+static void diff_sum(struct diff *d, const struct diff_row *row, size_t nrow)
+{
+	size_t nnames, *first, *order;
+	uint32_t *names = sorted_names(d, row, nrow, &nnames);
+	uint32_t *rank = xcalloc(strpool_count(d->sp), sizeof(*rank));
+
+	/* the rows grouped by name, in order within a group (a counting sort) */
+	first = xcalloc(nnames + 1, sizeof(*first));
+	order = xmalloc((nrow ? nrow : 1) * sizeof(*order));
+	for (size_t g = 0; g < nnames; g++)
+		rank[names[g]] = (uint32_t)g;
+	for (size_t i = 0; i < nrow; i++)
+		first[rank[row[i].name] + 1]++;
+	for (size_t g = 0; g < nnames; g++)
+		first[g + 1] += first[g];
+	for (size_t i = 0; i < nrow; i++)
+		order[first[rank[row[i].name]]++] = i;
+	d->rows = nrow;
+	d->op = xcalloc(nnames ? nnames : 1, sizeof(*d->op));
+	for (size_t g = 0, i = 0; g < nnames; g++) {
+		struct diff_op *o = &d->op[d->n++];
+		o->name = strpool_str(d->sp, names[g]);
+		o->len = strpool_len(d->sp, names[g]);
+		for (; i < first[g]; i++) {
+			const struct diff_row *w = &row[order[i]];
+			int k = side_of(d, strpool_str(d->sp, w->src), strpool_len(d->sp, w->src));
+			if (k < 0 || !(w->t >= 0))
+				continue;
+			o->t[k] += w->t;
+			o->n[k]++;
+			d->total[k] += w->t;
+		}
 	}
 	tl_qsort(d->op, d->n, sizeof(*d->op), cmp_change);
+	free(names);
+	free(rank);
+	free(first);
 	free(order);
+}
+
+/*
+ * diff_stats.csv a row at a time (on a big trace it is hundreds of MB,
+ * for a page of a few kB): the name, source and kernel time of each row.
+ */
+static void diff_read(struct report_dir *rd, struct diff *d)
+{
+	struct csv_rows *r = report_dir_rows(rd, "diff_stats");
+	struct diff_row *row = NULL;
+	size_t nrow = 0, alloc = 0;
+	long cn, cs, ct;
+	int k = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->sp = strpool_new();
+	if (!r)
+		return;
+	cn = csv_col(csv_rows_head(r), "cpu_op_name");
+	cs = csv_col(csv_rows_head(r), "source");
+	ct = csv_col(csv_rows_head(r), "kernel_time");
+	while (cn >= 0 && cs >= 0 && ct >= 0 && (k = csv_rows_next(r)) > 0) {
+		const struct csv_field *n = csv_rows_field(r, (size_t)cn);
+		const struct csv_field *s = csv_rows_field(r, (size_t)cs);
+		const struct csv_field *t = csv_rows_field(r, (size_t)ct);
+		xgrow((void **)&row, &alloc, nrow + 1, sizeof(*row));
+		row[nrow].name = strpool_intern(d->sp, n->s, n->n);
+		row[nrow].src = strpool_intern(d->sp, s->s, s->n);
+		row[nrow].t = report_num_text(t->s, t->n);
+		nrow++;
+	}
+	csv_rows_close(r);
+	if (k < 0)
+		rd->bad = 1;	/* drawn without the sheet, as one that could not be read */
+	else
+		diff_sum(d, row, nrow);
+	free(row);
 }
 
 static const char *side_name(int k)
@@ -241,6 +307,7 @@ void report_html_diff(struct report_dir *rd, struct outbuf *ob)
 	report_names_release(&rn);
 	free(p);
 	free(d.op);
+	strpool_free(d.sp);
 }
 
 /* ---- Markdown ---------------------------------------------------------- */
@@ -277,5 +344,6 @@ int report_md_diff(struct report_dir *rd, struct outbuf *ob)
 	}
 	report_names_release(&rn);
 	free(d.op);
+	strpool_free(d.sp);
 	return rd->bad ? 1 : 0;
 }

@@ -108,6 +108,18 @@ const struct csv *report_dir_sheet(struct report_dir *rd, const char *name)
 	return sh->state > 0 ? &sh->c : NULL;
 }
 
+struct csv_rows *report_dir_rows(struct report_dir *rd, const char *name)
+{
+	char *path = path_join(rd->path, name, ".csv");
+	struct csv_rows *r = NULL;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !(r = csv_rows_open(path)))
+		rd->bad = 1;
+	free(path);
+	return r;
+}
+
 long report_col(const struct csv *c, const char *name)
 {
 	return c ? csv_col(c, name) : -1;
@@ -128,9 +140,15 @@ const char *report_str(const struct csv *c, size_t row, long col, size_t *len)
 
 double report_num(const struct csv *c, size_t row, long col)
 {
-	char buf[64], *end;
 	size_t n;
 	const char *s = report_str(c, row, col, &n);
+
+	return report_num_text(s, n);
+}
+
+double report_num_text(const char *s, size_t n)
+{
+	char buf[64], *end;
 	double v;
 
 	while (n && (*s == ' ' || *s == '\t'))

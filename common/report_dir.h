@@ -38,6 +38,12 @@ struct report_dir *report_dir_open(const char *path);
 void report_dir_free(struct report_dir *rd);
 /* name: "ops_summary", or "collectives/nccl_long"; ".csv" is added. */
 const struct csv *report_dir_sheet(struct report_dir *rd, const char *name);
+/*
+ * The sheet a row at a time, for one too big to hold (a tl-diff folder's
+ * diff_stats.csv): NULL when absent, or unreadable (rd->bad set).  The
+ * caller closes it, and sets rd->bad when a later row is bad.
+ */
+struct csv_rows *report_dir_rows(struct report_dir *rd, const char *name);
 /* Does the folder hold name (a file or folder, relative)? */
 int report_dir_has(const struct report_dir *rd, const char *name);
 /* The folder's last path component, for titles. */
@@ -51,6 +57,8 @@ long report_col(const struct csv *c, const char *name);
  * or c NULL.
  */
 double report_num(const struct csv *c, size_t row, long col);
+/* The same of n bytes of text. */
+double report_num_text(const char *s, size_t n);
 /* The cell's text and length; "" for col < 0. */
 const char *report_str(const struct csv *c, size_t row, long col, size_t *len);
 

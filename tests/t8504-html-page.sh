@@ -88,6 +88,70 @@ else
 	test_skip "TraceLens's collective sheets" '../shared/corpus is absent'
 fi
 
+# A tl-diff folder's summary against sums made here with Python's csv
+# module: kernel time per cpu_op_name and side (name by name in sorted
+# order, rows in file order within a name), the 10 largest changes.  The
+# made-up folder's diff_stats.csv spans several of the reader's 1 MB
+# windows, with names that need quoting (a comma, a quote, a line end).
+diff_sums() {
+	python3 - "$1" <<-\PY
+	import csv, sys
+	rows = list(csv.DictReader(open(sys.argv[1] + "/diff_stats.csv", newline="", encoding="utf-8")))
+	ops, total, sides = {}, [0.0, 0.0], []
+	for r in sorted(rows, key=lambda r: r["cpu_op_name"].encode()):
+	    if r["source"] not in sides and len(sides) < 2:
+	        sides.append(r["source"])
+	    o = ops.setdefault(r["cpu_op_name"], [0.0, 0.0])
+	    try:
+	        t = float(r["kernel_time"])
+	    except ValueError:
+	        continue
+	    if r["source"] in sides and t >= 0:
+	        o[sides.index(r["source"])] += t
+	        total[sides.index(r["source"])] += t
+	for k in range(2):
+	    print("- %s: %.3f \u00b5s of GPU kernel time under the points of difference" % (sides[k], total[k]))
+	top = sorted(ops.items(), key=lambda kv: (-abs(kv[1][1] - kv[1][0]), kv[0].encode()))[:10]
+	for name, (a, b) in top:
+	    pct = "%.1f" % ((b - a) / a * 100) if a > 0 else ""
+	    print("| `%s` | %.3f | %.3f | %+.3f | %s |" % (name, a, b, b - a, pct))
+	PY
+}
+mkdir bigdiff
+python3 - <<-\PY
+	import random
+	random.seed(7)
+	names = ["aten::mm", "aten::add", "op, with comma", 'say "hi"', "aten::bmm", "aten::gelu",
+	         "aten::cat", "aten::mul", "aten::copy_", "aten::sum", "aten::softmax", "aten::relu"]
+	with open("bigdiff/diff_stats.csv", "w", newline="") as f:
+	    f.write("name,cpu_op_name,source,Input Dims,kernel_time\n")
+	    for i in range(40000):
+	        n = random.choice(names)
+	        q = '"' + n.replace('"', '""') + '"' if ("," in n or '"' in n) else n
+	        f.write('k%d,%s,trace%d,"((%d, %d), ())",%.3f\n' % (i, q, 1 + i % 2, i, i + 1,
+	                                                          random.uniform(0, 50)))
+	    f.write('k,"two\nlines",trace1,,12.5\nk,aten::mm,trace2,,\n')
+	PY
+
+test_expect_success 'a tl-diff folder: the summary sums what the rows say' '
+	test $(wc -c <bigdiff/diff_stats.csv) -gt 2097152 &&
+	tl-html --md --html bigdiff && diff_sums bigdiff >want &&
+	grep "^- trace\|^| \`" bigdiff/report.md >got &&
+	test_cmp want got && test $(wc -l <got) = 12 &&
+	check bigdiff/report.html bigdiff
+'
+
+diff=$SHARED/corpus/tracediff-timesformer-mi300-vs-h100/reference
+if have_shared && [ -d "$diff" ]; then
+	test_expect_success "TraceLens's TraceDiff folder: the summary sums what the rows say" '
+		tl-html --md -o diff.md "$diff" && diff_sums "$diff" >want &&
+		grep "^- trace\|^| \`" diff.md >got &&
+		test_cmp want got
+	'
+else
+	test_skip "TraceLens's TraceDiff folder" '../shared/corpus is absent'
+fi
+
 test_expect_success 'an unknown --arch: exit 1' '
 	test_must_fail tl-html --arch NoSuchGPU samp 2>err && grep NoSuchGPU err
 '

@@ -3,6 +3,7 @@
  * typing, outer merge, sort, to_csv).  Expectations are what pandas 2
  * does with the same text (read_csv / merge / sort_values / to_csv).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "outbuf.h"
 #include "xalloc.h"
 #include "tap.h"
+#include "xorshift.h"
 
 static int parse(struct csv *c, const char *text)
 {
@@ -100,6 +102,138 @@ static void test_errors(void)
 	tap_ok(csv_parse(&c, "t.csv", xstrdup("a\nx\0y\n"), 6) < 0,
 	       "NUL byte is an error");
 	tap_ok(csv_read(&c, "/nonexistent/x.csv") < 0, "missing file");
+}
+
+/*
+ * Reading a row at a time must give what csv_parse gives of the whole
+ * text: the same header, rows, cells and lines, and an error exactly when
+ * it errs.  Random texts from the pieces that matter (quotes, doubled
+ * quotes, CR, LF, CRLF, blanks, a BOM, multi-byte UTF-8, now and then a bad
+ * byte), read in windows of 4 to 19 bytes so that every piece is cut by a
+ * window's end somewhere.
+ */
+static const char *const plain[] = { "a", "bc", "1.5", " ", "\t", "\xc3\xa9" };
+static const char *const quoted[] = { "a", ",", "\"\"", "\n", "\r", "\r\n", "\xc3\xa9", " " };
+static const char *const ends[] = { "\n", "\n", "\r\n", "\r" };
+static const char *const blanks[] = { "\n", "  \n", "\t\r\n", "\r" };
+static const char *const wrong[] = { "\"", ",", "\xff", "\xc0\x80", "x\"y", "\"a\"b" };
+
+#define PICK(tab) (tab)[rnd(sizeof(tab) / sizeof(*(tab)))]
+
+static void put(char *buf, size_t cap, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (*n + k < cap) {
+		memcpy(buf + *n, s, k);
+		*n += k;
+	}
+}
+
+/* Records of 1 to 3 fields, plain or quoted; now and then a wrong piece. */
+static size_t random_text(char *buf, size_t cap)
+{
+	unsigned ncols = 1 + rnd(3);
+	size_t n = 0;
+
+	if (rnd(8) == 0)
+		put(buf, cap, &n, "\xef\xbb\xbf");
+	for (unsigned r = rnd(8); r > 0; r--) {
+		if (rnd(6) == 0)
+			put(buf, cap, &n, PICK(blanks));
+		for (unsigned j = 0; j < ncols; j++) {
+			int q = rnd(2);
+			if (j)
+				put(buf, cap, &n, ",");
+			if (q)
+				put(buf, cap, &n, "\"");
+			for (unsigned k = rnd(4); k > 0; k--)
+				put(buf, cap, &n, q ? PICK(quoted) : PICK(plain));
+			if (q)
+				put(buf, cap, &n, "\"");
+			if (rnd(25) == 0)
+				put(buf, cap, &n, PICK(wrong));
+		}
+		if (r > 1 || rnd(2))
+			put(buf, cap, &n, PICK(ends));
+	}
+	return n;
+}
+
+/* Does reading path by rows agree with c (or with the error, c NULL)? */
+static int rows_agree(const char *path, const struct csv *c, size_t chunk)
+{
+	struct csv_rows *r = csv_rows_open_chunk(path, chunk);
+	const struct csv *h;
+	size_t row = 0;
+	int k;
+
+	if (!r)
+		return !c;
+	h = csv_rows_head(r);
+	if (c && h->ncols != c->ncols)
+		goto no;
+	for (size_t j = 0; c && j < c->ncols; j++)
+		if (strcmp(h->names[j], c->names[j]))
+			goto no;
+	while ((k = csv_rows_next(r)) > 0) {
+		if (!c)		/* rows before the error */
+			continue;
+		if (row >= c->nrows || csv_rows_line(r) != c->line[row])
+			goto no;
+		for (size_t j = 0; j < c->ncols; j++) {
+			const struct csv_field *a = csv_rows_field(r, j), *b = csv_at(c, row, j);
+			if (a->n != b->n || memcmp(a->s, b->s, a->n))
+				goto no;
+		}
+		row++;
+	}
+	csv_rows_close(r);
+	return c ? k == 0 && row == c->nrows : k < 0;
+no:
+	csv_rows_close(r);
+	return 0;
+}
+
+static void test_rows(void)
+{
+	char path[] = "/tmp/tl-test-csv-rows-XXXXXX", text[512];
+	int fd = mkstemp(path), saved = dup(2), quiet = open("/dev/null", O_WRONLY);
+	unsigned bad = 0, errors = 0, rows = 0;
+	struct csv c;
+
+	dup2(quiet, 2);		/* the bad texts' messages */
+	for (int i = 0; i < 6000; i++) {
+		size_t n = random_text(text, sizeof(text));
+		int ok;
+		if (ftruncate(fd, 0) < 0 || pwrite(fd, text, n, 0) != (ssize_t)n)
+			abort();
+		char *copy = xmalloc(n + 1);
+		memcpy(copy, text, n);
+		ok = csv_parse(&c, "t.csv", copy, n) == 0;
+		if (!rows_agree(path, ok ? &c : NULL, 4 + rnd(16)) && bad++ < 3) {
+			dup2(saved, 2);
+			fprintf(stderr, "# rows disagree with csv_parse on %zu bytes: ", n);
+			for (size_t j = 0; j < n; j++)
+				fprintf(stderr, "\\x%02x", (unsigned char)text[j]);
+			fprintf(stderr, "\n");
+			dup2(quiet, 2);
+		}
+		errors += !ok;
+		rows += ok ? (unsigned)c.nrows : 0;
+		if (ok)
+			csv_release(&c);
+	}
+	dup2(saved, 2);
+	close(saved);
+	close(quiet);
+	close(fd);
+	unlink(path);
+	tap_ok(bad == 0, "csv_rows reads 6000 random texts as csv_parse does");
+	fprintf(stderr, "# %u errors, %u rows\n", errors, rows);
+	tap_ok(errors > 600 && errors < 4500 && rows > 6000,
+	       "the random texts hold both errors and rows");
+	tap_ok(!csv_rows_open("/nonexistent/x.csv"), "csv_rows: missing file");
 }
 
 static struct pd_frame frame_of(struct csv *c, const char *text)
@@ -237,6 +371,7 @@ int main(int argc, char **argv)
 	test_quotes();
 	test_layout();
 	test_errors();
+	test_rows();
 	test_typing();
 	test_merge();
 	test_parse_float();
