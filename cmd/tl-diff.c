@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "heap_pages.h"
 #include "tree_read.h"
 #include "opt.h"
 #include "outbuf.h"
@@ -255,6 +256,7 @@ int main(int argc, char **argv)
 	struct tree_read *t1, *t2;
 	int c, rc;
 
+	heap_pages_huge(argv);	/* two trees: most of the memory is touched once */
 	tl_init(argv[0]);
 	while ((c = tl_getopt(argc, argv, "hn:o:ps", longopts, usage)) != -1)
 		switch (c) {

@@ -16,8 +16,10 @@ if [ -n "$why" ]; then
 	test_done; exit
 fi
 
+# GLIBC_TUNABLES set: tl-diff then runs under valgrind itself, not again
+# (common/heap_pages.h)
 vg() {
-	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+	GLIBC_TUNABLES= valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
 		--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@"
 }
 
