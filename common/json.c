@@ -565,11 +565,49 @@ static long fast_string(const struct json *j, const char *s, size_t len, size_t 
 	return (long)p;
 }
 
-/* Bytes a number or literal is made of (what follows must be , ] or }). */
-static int fast_prim_byte(unsigned char c)
+static size_t fast_digits(const char *s, size_t len, size_t i)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+	while (i < len && is_digit(s[i]))
+		i++;
+	return i;
+}
+
+/*
+ * The end of the number or literal at s[p], read by JSON's grammar in the
+ * one pass that finds it, or 0 when there is none.  What follows it must
+ * be , ] or } (checked by the caller): so a run of number and letter
+ * bytes is taken exactly when json_literal_ok takes all of it.  (0 is
+ * never an end here: the root, at 0, is an object or an array.)
+ */
+static size_t fast_prim(const char *s, size_t len, size_t p)
+{
+	size_t i = p;
+
+	if (len - p >= 4 && (!memcmp(s + p, "true", 4) || !memcmp(s + p, "null", 4)))
+		return p + 4;
+	if (len - p >= 5 && !memcmp(s + p, "false", 5))
+		return p + 5;
+	if (s[i] == '-' && ++i >= len)
+		return 0;
+	if (s[i] == '0')
+		i++;
+	else if (s[i] >= '1' && s[i] <= '9')
+		i = fast_digits(s, len, i + 1);
+	else
+		return 0;
+	if (i < len && s[i] == '.') {
+		if (++i >= len || !is_digit(s[i]))
+			return 0;
+		i = fast_digits(s, len, i + 1);
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= len || !is_digit(s[i]))
+			return 0;
+		i = fast_digits(s, len, i + 1);
+	}
+	return i;
 }
 
 static int fast_tokens(struct json *j, const char *s, size_t len)
@@ -609,11 +647,8 @@ value:		/* a value starts at s[p] */
 		j->tok[t].end = (int)e;
 		p = (size_t)e + 1;
 	} else {
-		size_t q = p;
-		while (q < len && fast_prim_byte((unsigned char)s[q]))
-			q++;
-		if (q >= len || (s[q] != ',' && s[q] != ']' && s[q] != '}') ||
-		    !json_literal_ok(s + p, q - p))
+		size_t q = fast_prim(s, len, p);
+		if (q == 0 || q >= len || (s[q] != ',' && s[q] != ']' && s[q] != '}'))
 			return -1;
 		t = fast_tok(j, &n, JSON_PRIMITIVE, p, parent);
 		j->tok[t].end = (int)q;
