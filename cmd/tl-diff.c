@@ -206,23 +206,40 @@ struct opts {
 };
 
 /*
- * -o DIR: report.html, drawn by tl-html from the finished folder; none
- * when there is no diff_stats.csv (no GPU work under the trees) to draw.
+ * -o DIR: report.html, drawn by tl-html from DIR/diff_stats.csv, which is
+ * all it reads: it runs while the summary and the maps are written.
  */
-static int draw_page(const char *dir)
+static pid_t page_start(const char *dir)
 {
-	char html[PATH_MAX], stats[PATH_MAX];
-
-	snprintf(stats, sizeof(stats), "%s/diff_stats.csv", dir);
-	if (access(stats, F_OK) != 0)
-		return 0;
+	char html[PATH_MAX];
 	char *argv[] = { html, (char *)dir, NULL };
+
 	sibling("tl-html", html, sizeof(html));
-	if (!waited_ok(spawn(argv, -1, 1, NULL, 0))) {
-		tl_warn("%s: %s could not draw report.html (--no-html skips it)", dir, html);
-		return 1;
-	}
-	return 0;
+	return spawn(argv, -1, 1, NULL, 0);
+}
+
+static int page_wait(pid_t pid, const char *dir)
+{
+	char html[PATH_MAX];
+
+	if (waited_ok(pid))
+		return 0;
+	sibling("tl-html", html, sizeof(html));
+	tl_warn("%s: %s could not draw report.html (--no-html skips it)", dir, html);
+	return 1;
+}
+
+/* The six files (and the page) of -o DIR: 0, or 1 on failure. */
+static int write_dir(struct diff_report *td, const struct opts *o)
+{
+	int k = diff_report_write_stats(td, o->dir, o->prune), rc = k < 0;
+	pid_t page = k > 0 && o->html ? page_start(o->dir) : -1;
+
+	if (k > 0)
+		diff_report_write_rest(td, o->dir);
+	if (page > 0)
+		rc |= page_wait(page, o->dir);
+	return rc;
 }
 
 static int report(struct tree_read *t1, struct tree_read *t2, const struct opts *o)
@@ -234,10 +251,8 @@ static int report(struct tree_read *t1, struct tree_read *t2, const struct opts 
 
 	diff_merge_run(tm);
 	td = diff_report_new(tm);
-	if (o->dir && diff_report_write_dir(td, o->dir, o->prune) < 0)
-		rc = 1;
-	else if (o->dir && o->html)
-		rc = draw_page(o->dir);
+	if (o->dir)
+		rc = write_dir(td, o);
 	ob = outbuf_open_fd(1);
 	if (o->print)
 		diff_merge_print_tree(tm, ob, o->prune);

@@ -4,7 +4,8 @@
  * print_tracediff_report_files() writes them.
  *
  *	struct diff_report *td = diff_report_new(tm);         rows, groups, maps
- *	diff_report_write_dir(td, "out");               the six files; -1 on error
+ *	if (diff_report_write_stats(td, "out", 0) > 0)  tree, diff_stats.csv
+ *		diff_report_write_rest(td, "out");      the other four files
  *	diff_report_write_summary(td, ob, 10);          the short table (--summary)
  *	diff_report_free(td);
  *
@@ -51,8 +52,17 @@ struct diff_report {
 
 struct diff_report *diff_report_new(struct diff_merge *tm);
 void diff_report_free(struct diff_report *td);
-/* Writes merged_tree_output.txt, the two CSVs and the three JSON maps. */
-int diff_report_write_dir(struct diff_report *td, const char *dir, int prune_non_gpu);
+/*
+ * The six files in two steps, so that a page can be drawn from
+ * diff_stats.csv while the rest is written: merged_tree_output.txt and
+ * diff_stats.csv first (1; 0 when there are no GPU events under the trees
+ * and the other five are not written, with a warning; -1 when dir cannot
+ * be made), then, after a 1, the summary CSV and the three JSON maps.  The
+ * summary CSV is written by a thread started in the first step and joined
+ * in the second (or by diff_report_free).
+ */
+int diff_report_write_stats(struct diff_report *td, const char *dir, int prune_non_gpu);
+void diff_report_write_rest(struct diff_report *td, const char *dir);
 void diff_report_write_stats_csv(struct diff_report *td, struct outbuf *ob);
 void diff_report_write_summary_csv(struct diff_report *td, struct outbuf *ob);
 void diff_report_write_map_side(struct diff_report *td, struct outbuf *ob, int side);
