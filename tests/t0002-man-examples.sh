@@ -9,8 +9,7 @@
 
 sample="$TL_SRC/share/tl/sample/trace.json"
 if [ ! -f "$sample" ]; then
-	test_skip 'man page examples' 'share/tl/sample/trace.json is missing'
-	test_done; exit
+	test_skip_all 'man page examples' 'share/tl/sample/trace.json is missing'
 fi
 cp "$sample" trace.json
 gzip -c trace.json >trace.json.gz

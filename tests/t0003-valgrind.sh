@@ -12,8 +12,7 @@ elif ! command -v valgrind >/dev/null 2>&1; then why='valgrind is not installed'
 elif [ ! -f "$trace" ]; then why='no trace: ../shared is absent and the sample is missing'
 fi
 if [ -n "$why" ]; then
-	test_skip 'programs are valgrind-clean' "$why"
-	test_done; exit
+	test_skip_all 'programs are valgrind-clean' "$why"
 fi
 
 # GLIBC_TUNABLES set: tl-diff then runs under valgrind itself, not again

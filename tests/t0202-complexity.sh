@@ -11,8 +11,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'complexity' 'python3 is not installed (it writes the inputs)'
-	test_done; exit 0
+	test_skip_all 'complexity' 'python3 is not installed (it writes the inputs)'
 fi
 
 gen() { python3 "$TL_SRC/tests/tools/gentrace.py" "$@"; }

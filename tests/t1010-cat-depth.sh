@@ -8,8 +8,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'deep nesting' 'python3 is not installed (it writes the inputs)'
-	test_done; exit 0
+	test_skip_all 'deep nesting' 'python3 is not installed (it writes the inputs)'
 fi
 
 # deep.py FILE DEPTH [KEY]: one event whose args hold x, DEPTH arrays deep

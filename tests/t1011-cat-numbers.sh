@@ -7,8 +7,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'numbers' 'python3 is not installed (it writes the inputs)'
-	test_done; exit 0
+	test_skip_all 'numbers' 'python3 is not installed (it writes the inputs)'
 fi
 
 # with_dur VALUE OUT: a two-op trace whose first kernel has dur VALUE

@@ -10,8 +10,7 @@ D=$TL_SRC/tests/t1151-replay-corpus.d
 C=$SHARED/corpus/h100-gaunernst_bert-small-uncased__1016001
 
 if ! have_shared; then
-	test_skip 'corpus trace' "no ../shared/corpus here"
-	test_done; exit
+	test_skip_all 'corpus trace' "no ../shared/corpus here"
 fi
 
 test_expect_success 'every cpu_op: the same IR as TraceLens, the same ops refused' '

@@ -17,8 +17,7 @@ for p in ${TL_TORCH_PYTHON:-} /usr/bin/python3 python3; do
 	if "$p" -c "import torch" 2>/dev/null; then PY=$p; break; fi
 done
 if [ -z "$PY" ]; then
-	test_skip 'replay.py under PyTorch' "no python3 here imports torch (apt-get install python3-torch)"
-	test_done; exit
+	test_skip_all 'replay.py under PyTorch' "no python3 here imports torch (apt-get install python3-torch)"
 fi
 
 # check OUT DIR: --check's lines, the IR's tensors and refusals agree
@@ -67,13 +66,11 @@ test_expect_success 'synthetic rules trace: every tensor as recorded' '
 '
 
 if ! have_shared; then
-	test_skip 'corpus trace' "no ../shared/corpus here"
-	test_done; exit
+	test_skip_all 'corpus trace' "no ../shared/corpus here"
 fi
 # the corpus run is PyTorch's time, the same in both builds: CI runs it once
 if [ "${TL_SAN:-}" = 1 ]; then
-	test_skip 'corpus trace under PyTorch' "SAN=1: the plain build runs it (tl-replay itself is checked under ASan by t1150, t1151)"
-	test_done; exit
+	test_skip_all 'corpus trace under PyTorch' "SAN=1: the plain build runs it (tl-replay itself is checked under ASan by t1150, t1151)"
 fi
 
 test_expect_success 'every cpu_op of a real trace that CPU PyTorch runs, tensors as recorded' '

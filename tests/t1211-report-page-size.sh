@@ -8,13 +8,11 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
-	test_skip 'tl-perf page size by node-file size' 'no ../shared/corpus'
-	test_done; exit
+	test_skip_all 'tl-perf page size by node-file size' 'no ../shared/corpus'
 fi
 if [ "${TL_SAN:-}" = 1 ]; then
 	# the choice is the script's; the plain build's run checks it
-	test_skip 'tl-perf page size by node-file size' 'SAN=1 build (the plain run checks the script)'
-	test_done; exit
+	test_skip_all 'tl-perf page size by node-file size' 'SAN=1 build (the plain run checks the script)'
 fi
 trace=$SHARED/corpus/h100-google_owlv2-large-patch14-ensemble__1016001/trace.json.gz
 huge=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=16777216

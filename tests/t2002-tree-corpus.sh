@@ -10,12 +10,10 @@ BERT=$C/h100-gaunernst_bert-small-uncased__1016001/trace.json.gz
 MI300=$C/mi300-gaunernst_bert-small-uncased__1016001/trace.json.gz
 
 if ! have_shared; then
-	test_skip 'corpus' "no corpus at $SHARED/corpus"
-	test_done; exit
+	test_skip_all 'corpus' "no corpus at $SHARED/corpus"
 fi
 if ! command -v tl-cat >/dev/null; then
-	test_skip 'corpus' "no tl-cat in $TL_BIN yet"
-	test_done; exit
+	test_skip_all 'corpus' "no tl-cat in $TL_BIN yet"
 fi
 
 # col NAME FILE: the values of one column of a stream, one per row

@@ -5,8 +5,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'py_set order' 'no python3'
-	test_done; exit
+	test_skip_all 'py_set order' 'no python3'
 fi
 cat >gen.py <<'PY'
 import random, sys

@@ -8,8 +8,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
-	test_skip 'gpu_timeline conformance' "no corpus at $SHARED"
-	test_done; exit
+	test_skip_all 'gpu_timeline conformance' "no corpus at $SHARED"
 fi
 
 # tl-conform compares every reference sheet in REFDIR: give it only ours.

@@ -14,8 +14,7 @@ FILES="merged_tree_output.txt diff_stats.csv diff_stats_unique_args_summary.csv
 cpu_op_map.json cpu_op_map_trace1.json cpu_op_map_trace2.json"
 
 if ! command -v tl-cat >/dev/null || ! command -v tl-tree >/dev/null; then
-	test_skip 'golden pairs' 'tl-cat or tl-tree not built'
-	test_done; exit
+	test_skip_all 'golden pairs' 'tl-cat or tl-tree not built'
 fi
 
 golden_pair() {

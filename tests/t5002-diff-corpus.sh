@@ -8,12 +8,10 @@ D=$SHARED/corpus/tracediff-timesformer-mi300-vs-h100
 R=$D/reference
 
 if ! have_shared || [ ! -d "$D" ]; then
-	test_skip 'corpus' "no corpus at $SHARED/corpus"
-	test_done; exit
+	test_skip_all 'corpus' "no corpus at $SHARED/corpus"
 fi
 if ! command -v tl-cat >/dev/null || ! command -v tl-tree >/dev/null; then
-	test_skip 'corpus' 'tl-cat or tl-tree not built'
-	test_done; exit
+	test_skip_all 'corpus' 'tl-cat or tl-tree not built'
 fi
 
 test_expect_success 'node streams of both traces' '

@@ -10,8 +10,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if [ ! -r /proc/self/environ ]; then
-	test_skip 'tl-diff heap pages' 'no /proc/PID/environ to read'
-	test_done; exit
+	test_skip_all 'tl-diff heap pages' 'no /proc/PID/environ to read'
 fi
 huge=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=16777216
 sample=$TL_SRC/share/tl/sample/trace.json

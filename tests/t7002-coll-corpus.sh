@@ -10,8 +10,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
-	test_skip 'multi-rank corpus' 'no ../shared/corpus'
-	test_done; exit
+	test_skip_all 'multi-rank corpus' 'no ../shared/corpus'
 fi
 for name in multirank-dlrm-v100x8 multirank-nccl-a100x4; do
 	case=$SHARED/corpus/$name

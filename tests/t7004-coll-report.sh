@@ -45,8 +45,7 @@ test_expect_code 2 '--collectives-out with two traces is a usage error' '
 test_expect_code 2 '--rank needs a number' 'tl-report --rank two "$d/with-host.json"'
 
 if ! have_shared; then
-	test_skip 'corpus coll_analysis' 'no ../shared/corpus'
-	test_done; exit
+	test_skip_all 'corpus coll_analysis' 'no ../shared/corpus'
 fi
 a100=$SHARED/corpus/multirank-nccl-a100x4
 test_expect_success 'A100 rank 0: coll_analysis is reference-rank0/coll_analysis.csv' '

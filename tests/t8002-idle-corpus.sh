@@ -9,8 +9,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
-	test_skip 'corpus conformance' "no corpus at $SHARED"
-	test_done; exit
+	test_skip_all 'corpus conformance' "no corpus at $SHARED"
 fi
 DEV=$TL_SRC/tests/conformance/deviations.tsv
 

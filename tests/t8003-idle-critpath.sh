@@ -10,8 +10,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
-	test_skip 'critical path conformance' "no corpus at $SHARED"
-	test_done; exit
+	test_skip_all 'critical path conformance' "no corpus at $SHARED"
 fi
 C=$SHARED/corpus/hta-critical-path
 ANN='[param|pytorch.model.alex_net|0|0|0|measure|forward]'

@@ -11,8 +11,7 @@ if [ "${TL_SAN:-}" = 1 ]; then why='SAN=1 build (ASan replaces valgrind)'
 elif ! command -v valgrind >/dev/null 2>&1; then why='valgrind is not installed'
 fi
 if [ -n "$why" ]; then
-	test_skip 'tl-idle is valgrind-clean' "$why"
-	test_done; exit
+	test_skip_all 'tl-idle is valgrind-clean' "$why"
 fi
 [ -f "$cp_trace" ] || cp_trace=$sample
 

@@ -8,8 +8,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'report.html pages' 'python3 is not installed'
-	test_done; exit
+	test_skip_all 'report.html pages' 'python3 is not installed'
 fi
 check() { python3 "$TL_SRC/tests/tools/html-check.py" --no-script "$1" "$2"; }
 

@@ -8,8 +8,7 @@
 
 case=$SHARED/corpus/mi210-gpu_only_trace
 if ! have_shared || [ ! -d "$case/reference" ]; then
-	test_skip 'gpu-only trace' 'no ../shared/corpus/mi210-gpu_only_trace'
-	test_done; exit
+	test_skip_all 'gpu-only trace' 'no ../shared/corpus/mi210-gpu_only_trace'
 fi
 test_expect_success 'gpu-only trace: the sheets TraceLens writes, no others' '
 	tl-report -o out "$case/trace.json.gz" >path.out &&

@@ -5,8 +5,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'tl-xlsx workbooks' 'python3 is not installed'
-	test_done; exit
+	test_skip_all 'tl-xlsx workbooks' 'python3 is not installed'
 fi
 d="$TEST_DIR"
 dump() { python3 "$TL_SRC/tests/tools/xlsxdump.py" "$@"; }

@@ -4,12 +4,10 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
-	test_skip 'tl-xlsx on the corpus' "no corpus at $SHARED"
-	test_done; exit
+	test_skip_all 'tl-xlsx on the corpus' "no corpus at $SHARED"
 fi
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'tl-xlsx on the corpus' 'python3 is not installed'
-	test_done; exit
+	test_skip_all 'tl-xlsx on the corpus' 'python3 is not installed'
 fi
 dump() { python3 "$TL_SRC/tests/tools/xlsxdump.py" "$@"; }
 

@@ -4,8 +4,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'tl-xlsx bad input' 'python3 (the workbook reader) is not installed'
-	test_done; exit
+	test_skip_all 'tl-xlsx bad input' 'python3 (the workbook reader) is not installed'
 fi
 d="$TEST_DIR"
 for f in 'after-quote:2: text after closing quote' \

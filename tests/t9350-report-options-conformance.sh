@@ -11,8 +11,7 @@
 
 conf=$TL_SRC/tests/conformance
 if ! have_shared; then
-	test_skip 'report options conformance' 'no ../shared/corpus'
-	test_done; exit
+	test_skip_all 'report options conformance' 'no ../shared/corpus'
 fi
 
 # conform OUT REF: tl-conform, leaving out coll_analysis where not written

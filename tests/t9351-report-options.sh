@@ -11,8 +11,7 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared || [ ! -x "$SHARED/tools/tl-conform" ]; then
-	test_skip 'report options against TraceLens' 'no ../shared/corpus'
-	test_done; exit
+	test_skip_all 'report options against TraceLens' 'no ../shared/corpus'
 fi
 B=$SHARED/corpus/h100-gaunernst_bert-small-uncased__1016001/trace.json.gz
 M=$SHARED/corpus/mi300-gaunernst_bert-small-uncased__1016001/trace.json.gz

@@ -11,16 +11,13 @@
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v chromium >/dev/null 2>&1; then
-	test_skip 'report.html in a browser' 'chromium is not installed (apt-get install chromium)'
-	test_done; exit
+	test_skip_all 'report.html in a browser' 'chromium is not installed (apt-get install chromium)'
 fi
 if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'report.html in a browser' 'python3 is not installed'
-	test_done; exit
+	test_skip_all 'report.html in a browser' 'python3 is not installed'
 fi
 if ! have_shared; then
-	test_skip 'report.html in a browser' '../shared/corpus is absent'
-	test_done; exit
+	test_skip_all 'report.html in a browser' '../shared/corpus is absent'
 fi
 corpus=$SHARED/corpus
 
