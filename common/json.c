@@ -45,7 +45,19 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-int json_number_ok(const char *s, size_t n)
+static size_t digits_end(const char *s, size_t n, size_t i)
+{
+	while (i < n && is_digit(s[i]))
+		i++;
+	return i;
+}
+
+/*
+ * The end of the longest JSON number at the start of s[0..n), or 0 when
+ * none starts there: json_number_ok's grammar, and the fast tokeniser's
+ * way of finding a number's end in the same pass.
+ */
+static size_t number_end(const char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -56,26 +68,29 @@ int json_number_ok(const char *s, size_t n)
 	if (s[i] == '0')
 		i++;
 	else if (s[i] >= '1' && s[i] <= '9')
-		while (i < n && is_digit(s[i]))
-			i++;
+		i = digits_end(s, n, i + 1);
 	else
 		return 0;
 	if (i < n && s[i] == '.') {
 		if (++i >= n || !is_digit(s[i]))
 			return 0;
-		while (i < n && is_digit(s[i]))
-			i++;
+		i = digits_end(s, n, i + 1);
 	}
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
 			i++;
 		if (i >= n || !is_digit(s[i]))
 			return 0;
-		while (i < n && is_digit(s[i]))
-			i++;
+		i = digits_end(s, n, i + 1);
 	}
-	return i == n;
+	return i;
+}
+
+int json_number_ok(const char *s, size_t n)
+{
+	size_t e = number_end(s, n);
+
+	return e != 0 && e == n;
 }
 
 int json_literal_ok(const char *s, size_t n)
@@ -565,49 +580,22 @@ static long fast_string(const struct json *j, const char *s, size_t len, size_t 
 	return (long)p;
 }
 
-static size_t fast_digits(const char *s, size_t len, size_t i)
-{
-	while (i < len && is_digit(s[i]))
-		i++;
-	return i;
-}
-
 /*
- * The end of the number or literal at s[p], read by JSON's grammar in the
- * one pass that finds it, or 0 when there is none.  What follows it must
- * be , ] or } (checked by the caller): so a run of number and letter
- * bytes is taken exactly when json_literal_ok takes all of it.  (0 is
- * never an end here: the root, at 0, is an object or an array.)
+ * The end of the number or literal at s[p], or 0 when there is none.  What
+ * follows it must be , ] or } (checked by the caller): so a run of number
+ * and letter bytes is taken exactly when json_literal_ok takes all of it.
+ * (0 is never an end here: the root, at 0, is an object or an array.)
  */
 static size_t fast_prim(const char *s, size_t len, size_t p)
 {
-	size_t i = p;
+	size_t e;
 
 	if (len - p >= 4 && (!memcmp(s + p, "true", 4) || !memcmp(s + p, "null", 4)))
 		return p + 4;
 	if (len - p >= 5 && !memcmp(s + p, "false", 5))
 		return p + 5;
-	if (s[i] == '-' && ++i >= len)
-		return 0;
-	if (s[i] == '0')
-		i++;
-	else if (s[i] >= '1' && s[i] <= '9')
-		i = fast_digits(s, len, i + 1);
-	else
-		return 0;
-	if (i < len && s[i] == '.') {
-		if (++i >= len || !is_digit(s[i]))
-			return 0;
-		i = fast_digits(s, len, i + 1);
-	}
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < len && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= len || !is_digit(s[i]))
-			return 0;
-		i = fast_digits(s, len, i + 1);
-	}
-	return i;
+	e = number_end(s + p, len - p);
+	return e ? p + e : 0;
 }
 
 static int fast_tokens(struct json *j, const char *s, size_t len)
