@@ -4,8 +4,9 @@
  * from it, report.md and report.html.  The input is the folder's sheets,
  * one after another, each ended by a line holding a form feed (\f); the
  * k-th becomes the k-th name of sheets[] below, written into a scratch
- * folder of this process (removed at exit).  Seeds: the sheets of the
- * tests' report folders.
+ * folder of this process (removed at exit).  The last, diff_stats, makes
+ * it a tl-diff folder, whose page reads that sheet a row at a time
+ * (csv_rows).  Seeds: the sheets of the tests' report folders.
  *
  * Dictionary: csv
  */
@@ -23,7 +24,7 @@
 static const char *const sheets[] = {
 	"report_info", "gpu_timeline", "ops_summary", "kernel_summary",
 	"unified_perf_summary", "ops_summary_by_category", "short_kernel_histogram",
-	"short_kernels_summary", "timeline_strip", "idle/summary",
+	"short_kernels_summary", "timeline_strip", "idle/summary", "diff_stats",
 };
 #define NSHEETS (sizeof(sheets) / sizeof(sheets[0]))
 
