@@ -125,8 +125,12 @@ static void sweep(struct perf_tree *tp, const uint32_t *ev, size_t n)
 		const struct node *e = N(tp, ev[i]);
 		if (!(node_end(e) > e->ts))
 			continue;
-		p[np++] = (struct point){ e->ts, 1, ev[i], np };
-		p[np++] = (struct point){ node_end(e), 0, ev[i], np };
+		/* seq read before np moves on: one statement that both reads
+		 * and increments np is unsequenced (undefined) in C */
+		p[np] = (struct point){ e->ts, 1, ev[i], np };
+		np++;
+		p[np] = (struct point){ node_end(e), 0, ev[i], np };
+		np++;
 	}
 	tl_qsort(p, np, sizeof(*p), cmp_point);
 	/* the sets hold the trace's uids, as Python's do: their order
