@@ -125,6 +125,18 @@ test_expect_success 'a list with --world-size that disagrees: exit 1' '
 	grep -q "pat/r2.json: cannot read" err
 '
 
+# the schedule: the largest trace starts first (one task at a time here,
+# so the ranks' status files are written in the order they ran); trailing
+# blanks make rank 1 the larger file without changing what it holds
+mkdir -p big && cp in/rank0.json big/rank0.json &&
+	{ cat in/rank1.json; printf '%20000s\n' ''; } >big/rank1.json
+test_expect_success 'the largest trace runs first, the outputs as before' '
+	tl-ranks --xargs -j 1 -o jbig big/rank0.json big/rank1.json >/dev/null 2>&1 &&
+	ls -rt jbig/.tl-ranks/rank_0.rc jbig/.tl-ranks/rank_1.rc >got &&
+	printf "jbig/.tl-ranks/rank_1.rc\njbig/.tl-ranks/rank_0.rc\n" >want && test_cmp want got &&
+	same_job jbig
+'
+
 # escapes: a trace name with a control character and a | in report.md
 name=$(printf "in/r\001|1.json")
 cp in/rank1.json "$name"
