@@ -66,6 +66,12 @@ struct tree {
 	/* the last tree_gpu_busy() answer: busy_node's busy time */
 	uint32_t busy_node;
 	double busy_val;
+	/* rows come in runs of one thread: its key, and the last thread's
+	 * "pid\ttid" with its id (thread_key) */
+	char *tkey;
+	size_t atkey, ltkey;
+	uint32_t tkey_id;
+	int tkey_set;
 };
 
 static const char *const link_words[] = {
@@ -105,7 +111,7 @@ static int classify(const char *cat)
 	if (!*cat)
 		return TK_NOCAT;
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (!strcmp(cat, cats[i].name))
+		if (cat[0] == cats[i].name[0] && !strcmp(cat, cats[i].name))
 			return cats[i].kind;
 	return TK_OTHER;
 }
@@ -136,7 +142,7 @@ int tree_cols_init(struct tree_cols *c, const struct stream *s)
 /* A JSON null pid or tid is None to TraceLens, like a missing one. */
 static const char *nonnull(const char *s)
 {
-	return strcmp(s, "null") ? s : "";
+	return s[0] == 'n' && !strcmp(s, "null") ? "" : s;
 }
 
 int tree_event_read(struct tree_event *ev, const struct stream *s,
@@ -164,9 +170,8 @@ int tree_event_read(struct tree_event *ev, const struct stream *s,
 	ev->ext = stream_field(s, c->ext);
 	ev->seq = stream_field(s, c->seq);
 	args = stream_field(s, c->args);
+	ev->args = args;
 	ev->has_args = *args != '\0';
-	/* a non-numeric correlation stays in args; the key test only asks "in" */
-	ev->args_corr = *ev->corr || strstr(args, "\"correlation\":") != NULL;
 	return 0;
 }
 
@@ -199,6 +204,7 @@ void tree_free(struct tree *t)
 	free(t->roots);
 	free(t->iv);
 	free(t->stk);
+	free(t->tkey);
 	free(t);
 }
 
@@ -220,16 +226,20 @@ static int parse_num(const char *s, double *v)
 
 static uint32_t thread_key(struct tree *t, const char *pid, const char *tid)
 {
-	size_t lp = strlen(pid), lt = strlen(tid);
-	char *key = xmalloc(lp + lt + 2);
-	uint32_t id;
+	size_t lp = strlen(pid), lt = strlen(tid), n = lp + lt + 1;
 
-	tl_memcpy(key, pid, lp);
-	key[lp] = '\t';
-	tl_memcpy(key + lp + 1, tid, lt + 1);
-	id = strpool_intern(t->threads, key, lp + lt + 1);
-	free(key);
-	return id;
+	/* the same thread as the last row: no key to build, no lookup */
+	if (t->tkey_set && n == t->ltkey && !memcmp(t->tkey, pid, lp) &&
+	    t->tkey[lp] == '\t' && !memcmp(t->tkey + lp + 1, tid, lt))
+		return t->tkey_id;
+	xgrow((void **)&t->tkey, &t->atkey, n + 1, 1);
+	tl_memcpy(t->tkey, pid, lp);
+	t->tkey[lp] = '\t';
+	tl_memcpy(t->tkey + lp + 1, tid, lt + 1);
+	t->ltkey = n;
+	t->tkey_set = 1;
+	t->tkey_id = strpool_intern(t->threads, t->tkey, n);
+	return t->tkey_id;
 }
 
 static void add_flow(struct tree *t, const struct tree_event *ev)
@@ -322,12 +332,14 @@ int tree_add(struct tree *t, const struct tree_event *ev)
 	t->any = 1;
 	t->last_uid = ev->uid;
 	t->events++;
-	if (!strcmp(ev->cat, "ac2g")) {
+	if (ev->cat[0] == 'a' && !strcmp(ev->cat, "ac2g")) {
 		add_flow(t, ev);
 		return 0;
 	}
+	/* a non-numeric correlation stays in args; the key test only asks "in"
+	 * (asked of the one event that decides, not of every row) */
 	if (t->key == KEY_UNDECIDED && is_launch(ev, kind))
-		decide_key(t, ev->args_corr ? KEY_CORR : KEY_EXT);
+		decide_key(t, *ev->corr || strstr(ev->args, "\"correlation\":") ? KEY_CORR : KEY_EXT);
 	host = kind == TK_CPU_OP || kind == TK_RUNTIME || kind == TK_DRIVER ||
 	       (kind == TK_PYTHON && (t->flags & TREE_PYTHON));
 	keep = host || kind == TK_KERNEL || kind == TK_MEMCPY || kind == TK_MEMSET ||

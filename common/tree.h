@@ -100,7 +100,7 @@ struct tree_event {
 	const char *ph, *cat, *name, *pid, *tid, *ts, *dur, *id;
 	const char *corr, *ext, *seq;
 	int has_args;		/* the event has an args object */
-	int args_corr;		/* args has a "correlation" key */
+	const char *args;	/* the args column, valid while tree_add reads it */
 };
 
 struct tree_cols {

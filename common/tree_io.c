@@ -503,9 +503,9 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 			keep_line(&g, s, 0, &x);
 			continue;
 		}
-		if (g.t && !same_src(&g, stream_field(s, c.src)))
-			flush_seg(&g, out, &x, verbose, g.trace);
 		if (!same_src(&g, stream_field(s, c.src))) {
+			if (g.t)
+				flush_seg(&g, out, &x, verbose, g.trace);
 			free(g.src);
 			g.src = xstrdup(stream_field(s, c.src));
 			free(g.trace);

@@ -70,6 +70,15 @@ test_expect_success 'External id is the key when the first launch has no correla
 	tree_cols ext.nodes >ext.cols &&
 	grep "^4	1	2	1	0	0	linked						0	\$" ext.cols
 '
+# the first launch's correlation is not a number: tl-cat leaves it in
+# args (the corr column empty), and TraceLens still takes "correlation"
+# as the key because the key is in args
+sed '5s/{}/{"correlation":"c7"}/' "$D/extid.ev" >strcorr.ev
+test_expect_success 'a correlation only in args (not a number) makes it the key' '
+	grep -q "c7" strcorr.ev &&
+	tl-tree -v strcorr.ev >strcorr.nodes 2>strcorr.err &&
+	grep "linking key .correlation." strcorr.err
+'
 test_expect_success 'several sources: one tree each, rows in order' '
 	tl-tree "$D/two.ev" >two.nodes &&
 	grep -v "^#" two.nodes | sed 1d | cut -f2 | uniq -c | awk "{ print \$1, \$2 }" >srcs &&

@@ -24,7 +24,7 @@ static void ev(struct tree_event *e, unsigned long uid, const char *cat,
 	e->id = e->ext = e->seq = "";
 	e->corr = corr;
 	e->has_args = 1;
-	e->args_corr = *corr != '\0';
+	e->args = "{}";	/* a correlation comes in its column */
 }
 
 static void flow(struct tree_event *e, unsigned long uid, const char *ph,
