@@ -10,6 +10,7 @@
 struct entry {
 	const char *s;
 	uint32_t len;
+	uint32_t hash;		/* pool_hash's low bits: probes and rehash skip the text */
 };
 
 struct strpool {
@@ -87,7 +88,7 @@ static void rehash(struct strpool *sp)
 	sp->slot = xcalloc(size, sizeof(*sp->slot));
 	sp->mask = size - 1;
 	for (i = 0; i < sp->nr; i++) {
-		size_t h = pool_hash(sp->ent[i].s, sp->ent[i].len) & sp->mask;
+		size_t h = sp->ent[i].hash & sp->mask;
 		while (sp->slot[h])
 			h = (h + 1) & sp->mask;
 		sp->slot[h] = (uint32_t)i + 1;
@@ -117,15 +118,20 @@ void strpool_free(struct strpool *sp)
 	free(sp);
 }
 
-static size_t lookup(const struct strpool *sp, const char *s, size_t len)
+/* The slot of s: its id + 1, or 0 where s would go.  *hash: its hash. */
+static size_t lookup(const struct strpool *sp, const char *s, size_t len, uint32_t *hash)
 {
-	size_t h = pool_hash(s, len) & sp->mask;
+	uint32_t full = (uint32_t)pool_hash(s, len);
+	size_t h = full & sp->mask;
 
+	*hash = full;
 	for (;;) {
 		uint32_t id = sp->slot[h];
+		const struct entry *e;
 		if (!id)
 			return h;
-		if (sp->ent[id - 1].len == len && !memcmp(sp->ent[id - 1].s, s, len))
+		e = &sp->ent[id - 1];
+		if (e->hash == full && e->len == len && !memcmp(e->s, s, len))
 			return h;
 		h = (h + 1) & sp->mask;
 	}
@@ -133,13 +139,14 @@ static size_t lookup(const struct strpool *sp, const char *s, size_t len)
 
 uint32_t strpool_find(const struct strpool *sp, const char *s, size_t len)
 {
-	uint32_t id = sp->slot[lookup(sp, s, len)];
+	uint32_t hash, id = sp->slot[lookup(sp, s, len, &hash)];
 	return id ? id - 1 : UINT32_MAX;
 }
 
 uint32_t strpool_intern(struct strpool *sp, const char *s, size_t len)
 {
-	size_t h = lookup(sp, s, len);
+	uint32_t hash;
+	size_t h = lookup(sp, s, len, &hash);
 	char *copy;
 
 	if (sp->slot[h])
@@ -150,6 +157,7 @@ uint32_t strpool_intern(struct strpool *sp, const char *s, size_t len)
 	xgrow((void **)&sp->ent, &sp->alloc, sp->nr + 1, sizeof(*sp->ent));
 	sp->ent[sp->nr].s = copy;
 	sp->ent[sp->nr].len = (uint32_t)len;
+	sp->ent[sp->nr].hash = hash;
 	sp->slot[h] = (uint32_t)++sp->nr;
 	if (sp->nr * 2 > sp->mask)
 		rehash(sp);
