@@ -97,8 +97,8 @@ void cat_number_check(struct cat_number *cn, const struct json *j, uint64_t uid)
 void cat_number_report(struct cat_number *cn, const char *name)
 {
 	static const char *const what[CN_CLASSES] = {
-		"a ts or dur too large for a double (it reads as inf): left out of "
-		"the tree and the timeline",
+		("a ts or dur too large for a double (it reads as inf): left out of "
+		 "the tree and the timeline"),
 		"a negative dur: left out of the tree and the timeline",
 		"an integer ts or dur beyond 2^53, rounded to the nearest double",
 	};

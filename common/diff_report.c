@@ -229,7 +229,7 @@ static double union_length(const struct tree_read *t, const uint32_t *u, size_t 
 	}
 	/* merge_intervals sorts stably; equal starts give the same union either way */
 	tl_qsort(iv, m, sizeof(*iv), cmp_ival);
-	for (size_t k = 0; k < m; k = k) {
+	for (size_t k = 0; k < m;) {	/* the inner loop moves k on */
 		s = iv[k].s, e = iv[k].e;
 		for (k++; k < m && iv[k].s <= e; k++)
 			if (iv[k].e > e)

@@ -21,8 +21,8 @@ enum {
 };
 
 static const char *const pat_src[NPAT] = {
-	"^execute_[0-9]+_context_[0-9]+\\(sq[0-9]+sk[0-9]+sqsq[0-9]+sqsk[0-9]+\\)"
-	"_generation_[0-9]+\\(sq[0-9]+sk[0-9]+sqsq[0-9]+sqsk[0-9]+\\)",
+	("^execute_[0-9]+_context_[0-9]+\\(sq[0-9]+sk[0-9]+sqsq[0-9]+sqsk[0-9]+\\)"
+	 "_generation_[0-9]+\\(sq[0-9]+sk[0-9]+sqsq[0-9]+sqsk[0-9]+\\)"),
 	"^execute_context_[0-9]+\\([0-9]+\\)_generation_[0-9]+\\([0-9]+\\)",
 	"^step\\[(EXTEND|DECODE|MIXED)\\b[^]]*sqsq=[0-9]+[^]]*\\]",
 	"^step\\[(EXTEND|DECODE|MIXED)\\b.*\\]",
