@@ -302,6 +302,59 @@ static int check_links(struct tree_nodes *ns)
 	return 0;
 }
 
+/* Does following up[] from some record come back to it?  -1 after a message. */
+static int loops(const struct tree_nodes *ns, const int32_t *up, const char *what)
+{
+	uint8_t *state = xcalloc(ns->n + 1, 1);	/* 1 on the walk now, 2 known to end */
+	int rc = 0;
+
+	for (size_t i = 0; i < ns->n && !rc; i++) {
+		int32_t v = (int32_t)i;
+		while (v >= 0 && !state[v]) {
+			state[v] = 1;
+			v = up[v];
+		}
+		if (v >= 0 && state[v] == 1) {
+			tl_warn("%s: uid %u: %s form a loop", ns->source,
+				tree_nodes_uid(ns, (uint32_t)v), what);
+			rc = -1;
+		}
+		for (v = (int32_t)i; v >= 0 && state[v] == 1; v = up[v])
+			state[v] = 2;
+	}
+	free(state);
+	return rc;
+}
+
+/*
+ * The tree must be one: no parent chain, and no chain of the children
+ * lists where the stream gives them (what tl-perf's walks follow), may
+ * come back to where it started; such a stream would make them go round
+ * for ever.  0 ok, -1 after a message.
+ */
+static int check_loops(struct tree_nodes *ns)
+{
+	int32_t *up = xmalloc(st_mult(ns->n + 1, sizeof(*up)));
+	int rc;
+
+	for (size_t i = 0; i < ns->n; i++)
+		up[i] = ns->node[i].parent;
+	rc = loops(ns, up, "parent links");
+	if (!rc && ns->kid_off) {
+		for (size_t i = 0; i < ns->n; i++) {
+			int32_t p = ns->node[i].parent;
+			up[i] = p >= 0 && ns->kid_off[p] == UINT32_MAX ? p : -1;
+		}
+		for (size_t i = 0; i < ns->n; i++)
+			if (ns->kid_off[i] != UINT32_MAX)
+				for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
+					up[*k] = (int32_t)i;
+		rc = loops(ns, up, "children lists");
+	}
+	free(up);
+	return rc;
+}
+
 /* The first GPU's name from "#top SRC deviceProperties JSON", for picking
  * a roofline table; NULL for other keys or no name. */
 static const char *device_name(struct tree_nodes *ns, const char *l)
@@ -360,7 +413,7 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 		if (read_row(ns, s, col, &metaalloc))
 			return -1;
 	}
-	return r < 0 ? -1 : check_links(ns);
+	return r < 0 || check_links(ns) < 0 ? -1 : check_loops(ns);
 }
 
 struct tree_nodes *tree_nodes_read(const char *path)
