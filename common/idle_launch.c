@@ -208,24 +208,46 @@ static double div_exact(__int128 num, int64_t den)
 	return (double)((long double)num / (long double)den);
 }
 
+/*
+ * pstdev of v[0..n) with mean m, in long double: where the exact sums
+ * below would not fit in 128 bits (values near 2^63, which no real trace
+ * has, but a bad one may).
+ */
+static double pstdev_wide(const int64_t *v, size_t n, long double m)
+{
+	long double ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ss += ((long double)v[i] - m) * ((long double)v[i] - m);
+	return (double)sqrtl(ss / (long double)n);
+}
+
 /* _stats_vals: avg, median, min, max, pstdev of one column */
 static void stats(struct outbuf *ob, int64_t *v, size_t n)
 {
-	__int128 sum = 0, sq = 0, var;
+	__int128 sum = 0, sq = 0, nsq, sum2;
 	double med, sd;
+	int exact = 1;
 
 	tl_qsort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++) {
 		sum += v[i];
-		sq += (__int128)v[i] * v[i];
+		/* a square of an int64 fits (at most 2^126); their sum may not */
+		if (__builtin_add_overflow(sq, (__int128)v[i] * v[i], &sq))
+			exact = 0;
 	}
 	if (n % 2)
 		med = (double)v[n / 2];
 	else
-		med = (double)(v[n / 2 - 1] + v[n / 2]) / 2.0;
+		med = (double)((__int128)v[n / 2 - 1] + v[n / 2]) / 2.0;
 	/* statistics.pstdev: exact (n·Σx² - (Σx)²) / n², then a square root */
-	var = (__int128)n * sq - sum * sum;
-	sd = n > 1 ? (double)(sqrtl((long double)var) / (long double)n) : 0.0;
+	if (n < 2)
+		sd = 0.0;
+	else if (exact && !__builtin_mul_overflow((__int128)n, sq, &nsq) &&
+		 !__builtin_mul_overflow(sum, sum, &sum2))
+		sd = (double)(sqrtl((long double)(nsq - sum2)) / (long double)n);
+	else
+		sd = pstdev_wide(v, n, (long double)sum / (long double)n);
 	put_float(ob, div_exact(sum, (int64_t)n));
 	put_float(ob, med);
 	outbuf_printf(ob, ",%lld,%lld", (long long)v[0], (long long)v[n - 1]);
@@ -235,6 +257,18 @@ static void stats(struct outbuf *ob, int64_t *v, size_t n)
 static int64_t ns(double us)
 {
 	return (int64_t)llround(us * 1000.0);
+}
+
+/* a + b and a - b as numpy's int64 columns do them: wrapping round, where
+ * C's signed overflow would be undefined (only a bad trace gets there) */
+static int64_t wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wrap_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
 }
 
 static int64_t int_text(const char *s)
@@ -283,7 +317,7 @@ void idle_api_kernel_summary(struct outbuf *ob, struct idle_set *set, const stru
 		r->kern = k->name;
 		r->a = ns(c->dur);
 		r->k = ns(k->dur);
-		r->q = ns(k->ts) - (ns(c->ts) + ns(c->dur));
+		r->q = wrap_sub(ns(k->ts), wrap_add(ns(c->ts), ns(c->dur)));
 		if (r->q < 0)
 			r->q = 0;
 	}
@@ -296,7 +330,7 @@ void idle_api_kernel_summary(struct outbuf *ob, struct idle_set *set, const stru
 			      (long long)rows[i].tid, (long long)rows[i].dev, j - i, j - i);
 		for (int c = 0; c < 4; c++) {
 			for (size_t m = i; m < j; m++)
-				col[m - i] = c == 0 ? rows[m].a + rows[m].q + rows[m].k :
+				col[m - i] = c == 0 ? wrap_add(wrap_add(rows[m].a, rows[m].q), rows[m].k) :
 					     c == 1 ? rows[m].a : c == 2 ? rows[m].q : rows[m].k;
 			stats(ob, col, j - i);
 		}
