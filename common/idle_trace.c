@@ -165,9 +165,10 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 	int k;
 
 	/* pandas types each column over all elements, kept or not */
-	if (!*ts || is_float_literal(ts))
+	/* once a float, always (no need to look at more rows) */
+	if (!p->ts_float && (!*ts || is_float_literal(ts)))
 		p->ts_float = 1;
-	if (!*dur || is_float_literal(dur))
+	if (!p->dur_float && (!*dur || is_float_literal(dur)))
 		p->dur_float = 1;
 	k = value_kind(stream_field(s, c->pid));
 	if (k > p->pid_kind)
