@@ -112,7 +112,7 @@ if [ -f "$src/scripts/tl-report" ]; then
 		t report sh "$src/scripts/tl-report" -o "$tmp/report.d" "$gz"
 	row "scripts/tl-report" .json.gz "$(wall report)" "$(cpu report)" "$(rss report)"
 	# peak RSS of every process, and their sum (an upper bound of the total)
-	awk -v ev="$events" '{ n = $3; sub(/.*\//, "", n); printf "%s%s %.0f", (NR > 1 ? ", " : ""), n, $2 / 1024
+	awk -v ev="$events" '{ n = $3; if (n == "nice") n = $6; sub(/.*\//, "", n); printf "%s%s %.0f", (NR > 1 ? ", " : ""), n, $2 / 1024
 		s += $2; if ($2 > m) m = $2 } END { b = (ev > 0 ? m * 1024 / ev : 0)
 		printf "; sum %.0f (target <= 430: %s); largest %.1f bytes/event (target <= 60: %s)\n",
 		s / 1024, s / 1024 <= 430 ? "ok" : "OVER", b, b <= 60 ? "ok" : "OVER" }' "$tmp/report.procs" |
