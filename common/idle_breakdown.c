@@ -230,8 +230,10 @@ static size_t kernel_states(struct iv *const m[3], const size_t nm[3],
 			out[nout].state = run;
 			out[nout++].sum = 0;
 		}
-		/* (next_time - time).astype(int): truncation per segment */
-		out[j].sum += (int64_t)(s.time[i + 1] - s.time[i]);
+		/* (next_time - time).astype(int): truncation per segment; the
+		 * groupby sum wraps round as numpy's int64 does (a bad trace) */
+		out[j].sum = (int64_t)((uint64_t)out[j].sum +
+				       (uint64_t)np_int64(s.time[i + 1] - s.time[i]));
 	}
 	free(s.time);
 	free(s.status);

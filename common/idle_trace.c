@@ -6,6 +6,7 @@
 #include "hmap.h"
 #include "idle_kind.h"
 #include "idle_trace.h"
+#include "np_stat.h"
 #include "json_value.h"
 #include "num_parse.h"
 #include "stream.h"
@@ -116,7 +117,7 @@ static int64_t int_field(const char *s, int64_t missing)
 	if (!*s)
 		return missing;
 	if (is_float_literal(s))	/* astype(int) truncates */
-		return (int64_t)strtod(s, NULL);
+		return np_int64(strtod(s, NULL));
 	return strtoll(s, NULL, 10);
 }
 
@@ -143,8 +144,8 @@ static void read_wait(struct idle_trace *t, int64_t index, const char *args)
 		xgrow((void **)&t->wait, &t->wait_alloc, t->nwait + 1, sizeof(*t->wait));
 		w = &t->wait[t->nwait++];
 		w->index = index;
-		w->stream = s && s->type == JV_INT ? (int64_t)s->num : -1;
-		w->corr = c && c->type == JV_INT ? (int64_t)c->num : -1;
+		w->stream = s && s->type == JV_INT ? np_int64(s->num) : -1;
+		w->corr = c && c->type == JV_INT ? np_int64(c->num) : -1;
 	}
 	json_value_free(v);
 }

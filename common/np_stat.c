@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 
@@ -86,6 +87,13 @@ double np_median(double *x, size_t n)
 		return x[n / 2];
 	/* numpy takes the mean of the two middle values: (0 + a + b) / 2 */
 	return (0.0 + x[n / 2 - 1] + x[n / 2]) / 2.0;
+}
+
+int64_t np_int64(double x)
+{
+	if (x >= -0x1p63 && x < 0x1p63)
+		return (int64_t)x;
+	return INT64_MIN;
 }
 
 double np_round(double x, int decimals)

@@ -10,6 +10,7 @@
  *	double r = np_round(x, 2);      np.round(x, 2) = rint(x*100)/100
  *	double v = pd_std(x, n);        pandas Series.std (ddof=1), NaN if n < 2
  *	double q = np_quantile(v, n, q); Series.quantile(q), "linear"; v sorted
+ *	int64_t i = np_int64(x);       x.astype(np.int64), as on x86-64
  *
  * np_sum follows numpy's pairwise_sum (loops_utils.h.src): n < 8 a plain
  * left-to-right sum; 8 <= n <= 128 eight strided partial sums combined as
@@ -28,6 +29,7 @@
 #define TL_NP_STAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct timeline_interval {
 	double start, end;
@@ -38,6 +40,13 @@ double np_mean(const double *x, size_t n);
 double np_std(const double *x, size_t n);
 double np_median(double *x, size_t n);
 double np_round(double x, int decimals);
+/*
+ * A float64 made int64 as numpy does it on x86-64 (astype(int)): the
+ * value truncated toward zero; NaN, the infinities and anything out of
+ * int64's range give INT64_MIN, the CPU's answer.  C's cast is undefined
+ * there.
+ */
+int64_t np_int64(double x);
 double pd_std(const double *x, size_t n);
 /* pandas' groupby sum and mean: Kahan-compensated left to right (group_sum,
  * group_mean); mean of nothing NaN */

@@ -120,5 +120,13 @@ int main(void)
 		tap_ok(isnan(pd_group_std(s, 1, 1)), "std of one value is NaN");
 		tap_ok(pd_group_sum(s, 0) == 0, "sum of nothing is 0");
 	}
+	/* astype(np.int64) on x86-64, as Debian 12's numpy 1.24 gives them */
+	tap_ok(np_int64(1.9) == 1 && np_int64(-1.9) == -1, "np_int64 truncates toward zero");
+	tap_ok(np_int64(9.2e18) == INT64_C(9200000000000000000), "np_int64 near the top");
+	tap_ok(np_int64(-0x1p63) == INT64_MIN, "np_int64 of -2^63 is exact");
+	tap_ok(np_int64(0x1p63) == INT64_MIN && np_int64(1e300) == INT64_MIN &&
+	       np_int64(-1e300) == INT64_MIN, "np_int64 out of range: INT64_MIN");
+	tap_ok(np_int64(INFINITY) == INT64_MIN && np_int64(-INFINITY) == INT64_MIN &&
+	       np_int64(NAN) == INT64_MIN, "np_int64 of inf and NaN: INT64_MIN");
 	return tap_done();
 }
