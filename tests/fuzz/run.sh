@@ -70,8 +70,10 @@ for bin in "$out"/fuzz/$pattern; do
 	cpu=$(($(cat "$out/.cpu1.$name") - $(cat "$out/.cpu0.$name")))
 	ran=$((ran + 1))
 	stats=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' "$out/log/$name.log" | tail -n 1)
-	cov=$(echo "$stats" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
-	ft=$(echo "$stats" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+	# printf, not echo: dash's echo turns a dictionary entry's "\375" in
+	# the line into a raw byte, and the history got a garbled count
+	cov=$(printf '%s\n' "$stats" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+	ft=$(printf '%s\n' "$stats" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log/$name.log")
 	ncorp=$(find "$corpus" -type f | wc -l | tr -d ' ')
 	nfind=$(find "$findings" -type f -newer "$out/.start.$name" | wc -l | tr -d ' ')
