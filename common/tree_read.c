@@ -220,6 +220,50 @@ static int explicit_children(struct tree_read *t)
 	return 0;
 }
 
+/*
+ * The children lists a tl-nodes 2 stream gives must not lead back to a
+ * node they came from: the walks down them (TraceDiff's, the merged
+ * tree's) would never end.  Depth first, iteratively (a stack of nodes and
+ * of how many of their children were taken).  0 ok, -1 after a message.
+ */
+static int check_kid_loops(struct tree_read *t)
+{
+	uint8_t *state = xcalloc(t->nr ? t->nr : 1, 1);	/* 1 on the path, 2 done */
+	uint32_t *node = xmalloc(st_mult(t->nr + 1, sizeof(*node)));
+	uint32_t *next = xmalloc(st_mult(t->nr + 1, sizeof(*next)));
+	int rc = 0;
+
+	for (uint32_t u = 0; u < t->nr && !rc; u++) {
+		size_t sp = 0;
+		if (state[u])
+			continue;
+		state[u] = 1;
+		node[sp] = u;
+		next[sp++] = 0;
+		while (sp && !rc) {
+			const struct tree_read_node *n = &t->n[node[sp - 1]];
+			uint32_t c;
+			if (next[sp - 1] == n->onkid) {
+				state[node[--sp]] = 2;
+				continue;
+			}
+			c = t->kids[n->okid + next[sp - 1]++];
+			if (state[c] == 1) {
+				tl_warn("%s: uid %u: children lists form a loop", t->path, c);
+				rc = -1;
+			} else if (!state[c]) {
+				state[c] = 1;
+				node[sp] = c;
+				next[sp++] = 0;
+			}
+		}
+	}
+	free(state);
+	free(node);
+	free(next);
+	return rc;
+}
+
 static void build_children(struct tree_read *t)
 {
 	uint32_t *fill;
@@ -276,7 +320,7 @@ int tree_read_finish(struct tree_read *t)
 	if (check_parents(t) < 0)
 		return -1;
 	build_children(t);
-	if (explicit_children(t) < 0)
+	if (explicit_children(t) < 0 || (t->nxkid && check_kid_loops(t) < 0))
 		return -1;
 	mark_gpu_paths(t);
 	for (uint32_t u = 0; u < t->nr; u++)

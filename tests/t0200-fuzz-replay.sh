@@ -10,11 +10,13 @@
 
 fuzz=$(dirname "$TL_UNIT")/fuzz
 
-# 0 or 1-with-a-message from "$@" (output to files in the scratch folder)
+# 0 or 1-with-a-message from "$@" (output to files in the scratch folder);
+# a run past two minutes is a hang (the crashers of a loop were hangs)
 clean_exit() {
-	"$@" >prog.out 2>prog.err
+	timeout 120 "$@" >prog.out 2>prog.err
 	rc=$?
 	case $rc in
+	124) echo "# no end after 120 s (a hang): $*" >&2; return 1 ;;
 	0) return 0 ;;
 	1) test -s prog.err && return 0
 	   echo "# exit 1 without a message: $*" >&2; return 1 ;;
@@ -82,7 +84,7 @@ for src in "$TL_SRC"/tests/fuzz/fuzz-*.c; do
 		[ -f "$f" ] || continue
 		c=$(basename "$f")
 		test_expect_success "$h: crasher $c replays" "
-			\"$fuzz/$h\" \"$f\" 2>/dev/null
+			timeout 120 \"$fuzz/$h\" \"$f\" 2>/dev/null
 		"
 		test_expect_success "$name programs: crasher $c ends cleanly" "
 			through_programs $name \"$f\"
