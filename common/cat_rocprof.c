@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cat_json.h"
 #include "cat_rocprof.h"
 #include "cat_event.h"
 #include "err.h"
@@ -327,9 +328,7 @@ static void add_op_name(struct rp *r, const struct json *j, const char *arr)
 		add_raw(&r->out, r->kind[kind].op[op]);
 		return;
 	}
-	pystr_addc(&r->out, '"');
-	pystr_adds(&r->out, arr);
-	pystr_addc(&r->out, '"');
+	cat_json_string(&r->out, arr);	/* decoded: quotes, controls escaped again */
 }
 
 static const char *category(const char *arr)
@@ -402,9 +401,9 @@ static int build_event(struct rp *r, const struct json *j, const char *arr, cons
 	}
 	dev = record_device(r, j, arr, &handle);
 	pystr_reset(&r->out);
-	pystr_adds(&r->out, "{\"ph\":\"X\",\"cat\":\"");
-	pystr_adds(&r->out, category(arr));
-	pystr_adds(&r->out, "\",\"name\":");
+	pystr_adds(&r->out, "{\"ph\":\"X\",\"cat\":");
+	cat_json_string(&r->out, category(arr));
+	pystr_adds(&r->out, ",\"name\":");
 	if (!strcmp(arr, "kernel_dispatch"))
 		add_kernel_name(r, j, member(r, j, 0, "dispatch_info"));
 	else
