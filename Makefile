@@ -12,6 +12,8 @@
 #   T=PATTERN           make check T='t1*' runs only the matching tests
 #   FUZZ_S=60           make fuzz: seconds per libFuzzer harness (tests/fuzz/)
 #   FUZZ_T=PATTERN      make fuzz: only the matching harnesses (fuzz-cat)
+#   FUZZ_RUNS=N         make fuzz: N inputs a harness from libFuzzer's seed 1
+#                       and the committed seeds, the same every time (CI)
 #   FUZZ=1              (used by make fuzz) clang + libFuzzer build in build/fuzz
 #
 # Targets: all (default), check, bench, fuzz, report TRACE=path,
@@ -191,7 +193,7 @@ report: all
 fuzz:
 	@sh scripts/deps.sh clang-14 libclang-rt-14-dev
 	$(MAKE) FUZZ=1 fuzzers
-	nice -n 19 sh tests/fuzz/run.sh -t $(FUZZ_S) '$(FUZZ_T)'
+	nice -n 19 sh tests/fuzz/run.sh $(if $(FUZZ_RUNS),-r $(FUZZ_RUNS),-t $(FUZZ_S)) '$(FUZZ_T)'
 
 fuzzers: $(FUZZERS)
 

@@ -326,11 +326,26 @@ static int loops(const struct tree_nodes *ns, const int32_t *up, const char *wha
 	return rc;
 }
 
+/* Record k in the children lists of records a and b (a node is in one at
+ * most; walks would take it once per path, doubling with each level of
+ * such sharing): -1 after a message. */
+static int twice(const struct tree_nodes *ns, uint32_t k, int32_t a, size_t b)
+{
+	if ((size_t)a == b)
+		tl_warn("%s: uid %u: twice in the children list of uid %u", ns->source,
+			tree_nodes_uid(ns, k), tree_nodes_uid(ns, (uint32_t)b));
+	else
+		tl_warn("%s: uid %u: in the children lists of uid %u and uid %u", ns->source,
+			tree_nodes_uid(ns, k), tree_nodes_uid(ns, (uint32_t)a),
+			tree_nodes_uid(ns, (uint32_t)b));
+	return -1;
+}
+
 /*
  * The tree must be one: no parent chain, and no chain of the children
  * lists where the stream gives them (what tl-perf's walks follow), may
  * come back to where it started; such a stream would make them go round
- * for ever.  0 ok, -1 after a message.
+ * for ever.  And no node may be in two children lists.  0 ok, -1 after a message.
  */
 static int check_loops(struct tree_nodes *ns)
 {
@@ -345,11 +360,15 @@ static int check_loops(struct tree_nodes *ns)
 			int32_t p = ns->node[i].parent;
 			up[i] = p >= 0 && ns->kid_off[p] == UINT32_MAX ? p : -1;
 		}
-		for (size_t i = 0; i < ns->n; i++)
+		for (size_t i = 0; i < ns->n && !rc; i++)
 			if (ns->kid_off[i] != UINT32_MAX)
-				for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX; k++)
+				for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX && !rc; k++) {
+					if (up[*k] >= 0)
+						rc = twice(ns, *k, up[*k], i);
 					up[*k] = (int32_t)i;
-		rc = loops(ns, up, "children lists");
+				}
+		if (!rc)
+			rc = loops(ns, up, "children lists");
 	}
 	free(up);
 	return rc;

@@ -221,6 +221,38 @@ static int explicit_children(struct tree_read *t)
 }
 
 /*
+ * A node is in one children list at most (TraceLens's edits move a node
+ * from one list to another): a node listed twice, or under two nodes,
+ * makes the walks down the lists (TraceDiff's, the merged tree's) take it
+ * once per path to it, which doubles with every level of such sharing.
+ * 0 ok, -1 after a message.
+ */
+static int check_kids_once(struct tree_read *t)
+{
+	uint32_t *under = xmalloc(st_mult(t->nr + 1, sizeof(*under)));
+	int rc = 0;
+
+	for (uint32_t u = 0; u < t->nr; u++)
+		under[u] = NT_NONE;
+	for (uint32_t u = 0; u < t->nr && !rc; u++) {
+		const struct tree_read_node *n = &t->n[u];
+		for (uint32_t k = 0; k < n->onkid && !rc; k++) {
+			uint32_t c = t->kids[n->okid + k];
+			if (under[c] == u)
+				tl_warn("%s: uid %u: twice in the children list of uid %u",
+					t->path, c, u);
+			else if (under[c] != NT_NONE)
+				tl_warn("%s: uid %u: in the children lists of uid %u and uid %u",
+					t->path, c, under[c], u);
+			rc = under[c] != NT_NONE ? -1 : 0;
+			under[c] = u;
+		}
+	}
+	free(under);
+	return rc;
+}
+
+/*
  * The children lists a tl-nodes 2 stream gives must not lead back to a
  * node they came from: the walks down them (TraceDiff's, the merged
  * tree's) would never end.  Depth first, iteratively (a stack of nodes and
@@ -320,7 +352,8 @@ int tree_read_finish(struct tree_read *t)
 	if (check_parents(t) < 0)
 		return -1;
 	build_children(t);
-	if (explicit_children(t) < 0 || (t->nxkid && check_kid_loops(t) < 0))
+	if (explicit_children(t) < 0 ||
+	    (t->nxkid && (check_kids_once(t) < 0 || check_kid_loops(t) < 0)))
 		return -1;
 	mark_gpu_paths(t);
 	for (uint32_t u = 0; u < t->nr; u++)
