@@ -5,6 +5,7 @@
 #include "err.h"
 #include "json_value.h"
 #include "num_parse.h"
+#include "tree_links.h"
 #include "tree_nodes.h"
 #include "stream.h"
 #include "strpool.h"
@@ -302,42 +303,26 @@ static int check_links(struct tree_nodes *ns)
 	return 0;
 }
 
-/* Does following up[] from some record come back to it?  -1 after a message. */
-static int loops(const struct tree_nodes *ns, const int32_t *up, const char *what)
+/* Record k in the children lists of records a and b: -1 after a message. */
+static int twice(const struct tree_nodes *ns, uint32_t k, uint32_t a, uint32_t b)
 {
-	uint8_t *state = xcalloc(ns->n + 1, 1);	/* 1 on the walk now, 2 known to end */
-	int rc = 0;
-
-	for (size_t i = 0; i < ns->n && !rc; i++) {
-		int32_t v = (int32_t)i;
-		while (v >= 0 && !state[v]) {
-			state[v] = 1;
-			v = up[v];
-		}
-		if (v >= 0 && state[v] == 1) {
-			tl_warn("%s: uid %u: %s form a loop", ns->source,
-				tree_nodes_uid(ns, (uint32_t)v), what);
-			rc = -1;
-		}
-		for (v = (int32_t)i; v >= 0 && state[v] == 1; v = up[v])
-			state[v] = 2;
-	}
-	free(state);
-	return rc;
-}
-
-/* Record k in the children lists of records a and b (a node is in one at
- * most; walks would take it once per path, doubling with each level of
- * such sharing): -1 after a message. */
-static int twice(const struct tree_nodes *ns, uint32_t k, int32_t a, size_t b)
-{
-	if ((size_t)a == b)
+	if (a == b)
 		tl_warn("%s: uid %u: twice in the children list of uid %u", ns->source,
-			tree_nodes_uid(ns, k), tree_nodes_uid(ns, (uint32_t)b));
+			tree_nodes_uid(ns, k), tree_nodes_uid(ns, b));
 	else
 		tl_warn("%s: uid %u: in the children lists of uid %u and uid %u", ns->source,
-			tree_nodes_uid(ns, k), tree_nodes_uid(ns, (uint32_t)a),
-			tree_nodes_uid(ns, (uint32_t)b));
+			tree_nodes_uid(ns, k), tree_nodes_uid(ns, a), tree_nodes_uid(ns, b));
+	return -1;
+}
+
+/* -1 after a message if following up[] from a record comes back to it */
+static int loops(const struct tree_nodes *ns, const uint32_t *up, const char *what)
+{
+	uint32_t v = tree_links_loop(up, (uint32_t)ns->n);
+
+	if (v == TREE_LINKS_NONE)
+		return 0;
+	tl_warn("%s: uid %u: %s form a loop", ns->source, tree_nodes_uid(ns, v), what);
 	return -1;
 }
 
@@ -345,28 +330,27 @@ static int twice(const struct tree_nodes *ns, uint32_t k, int32_t a, size_t b)
  * The tree must be one: no parent chain, and no chain of the children
  * lists where the stream gives them (what tl-perf's walks follow), may
  * come back to where it started; such a stream would make them go round
- * for ever.  And no node may be in two children lists.  0 ok, -1 after a message.
+ * for ever.  And no node may be in two children lists (tree_links.h).
+ * 0 ok, -1 after a message.
  */
 static int check_loops(struct tree_nodes *ns)
 {
-	int32_t *up = xmalloc(st_mult(ns->n + 1, sizeof(*up)));
+	uint32_t *up = xmalloc(st_mult(ns->n + 1, sizeof(*up)));
 	int rc;
 
 	for (size_t i = 0; i < ns->n; i++)
-		up[i] = ns->node[i].parent;
+		up[i] = ns->node[i].parent >= 0 ? (uint32_t)ns->node[i].parent : TREE_LINKS_NONE;
 	rc = loops(ns, up, "parent links");
 	if (!rc && ns->kid_off) {
 		for (size_t i = 0; i < ns->n; i++) {
 			int32_t p = ns->node[i].parent;
-			up[i] = p >= 0 && ns->kid_off[p] == UINT32_MAX ? p : -1;
+			up[i] = p >= 0 && ns->kid_off[p] == UINT32_MAX ? (uint32_t)p : TREE_LINKS_NONE;
 		}
 		for (size_t i = 0; i < ns->n && !rc; i++)
 			if (ns->kid_off[i] != UINT32_MAX)
-				for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX && !rc; k++) {
-					if (up[*k] >= 0)
-						rc = twice(ns, *k, up[*k], i);
-					up[*k] = (int32_t)i;
-				}
+				for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX && !rc; k++)
+					if (tree_links_set(up, *k, (uint32_t)i) < 0)
+						rc = twice(ns, *k, up[*k], (uint32_t)i);
 		if (!rc)
 			rc = loops(ns, up, "children lists");
 	}

@@ -4,6 +4,7 @@
 
 #include "err.h"
 #include "num_parse.h"
+#include "tree_links.h"
 #include "tree_read.h"
 #include "stream.h"
 #include "xalloc.h"
@@ -141,30 +142,23 @@ void tree_read_set_args(struct tree_read *t, uint32_t uid, const char *dims,
 /* Parents must exist and never loop; 0 ok, -1 after a message. */
 static int check_parents(struct tree_read *t)
 {
-	uint8_t *state = xcalloc(t->nr ? t->nr : 1, 1);	/* 1 walking, 2 ok */
+	uint32_t *up = xmalloc(st_mult(t->nr + 1, sizeof(*up)));
+	uint32_t v;
 	int rc = 0;
 
 	for (uint32_t u = 0; u < t->nr && !rc; u++) {
-		uint32_t v = u;
-		while (v != NT_NONE && state[v] == 0) {
-			uint32_t p = t->n[v].oparent;
-			state[v] = 1;
-			if (p != NT_NONE && (p >= t->nr || !(t->n[p].flags & NT_PRESENT))) {
-				tl_warn("%s: uid %u: parent %u is not in the stream", t->path, v, p);
-				rc = -1;
-				break;
-			}
-			v = p;
-		}
-		if (!rc && v != NT_NONE && state[v] == 1) {
-			tl_warn("%s: uid %u: parent links form a loop", t->path, u);
+		uint32_t p = t->n[u].oparent;
+		if (p != NT_NONE && (p >= t->nr || !(t->n[p].flags & NT_PRESENT))) {
+			tl_warn("%s: uid %u: parent %u is not in the stream", t->path, u, p);
 			rc = -1;
 		}
-		/* v < nr: a parent outside the stream ended the walk above */
-		for (v = u; v < t->nr && state[v] == 1; v = t->n[v].oparent)
-			state[v] = 2;
+		up[u] = p;
 	}
-	free(state);
+	if (!rc && (v = tree_links_loop(up, t->nr)) != TREE_LINKS_NONE) {
+		tl_warn("%s: uid %u: parent links form a loop", t->path, v);
+		rc = -1;
+	}
+	free(up);
 	return rc;
 }
 
@@ -222,77 +216,39 @@ static int explicit_children(struct tree_read *t)
 
 /*
  * A node is in one children list at most (TraceLens's edits move a node
- * from one list to another): a node listed twice, or under two nodes,
- * makes the walks down the lists (TraceDiff's, the merged tree's) take it
- * once per path to it, which doubles with every level of such sharing.
- * 0 ok, -1 after a message.
+ * from one list to another), and the lists never lead back to a node they
+ * came from: the walks down them (TraceDiff's, the merged tree's) would
+ * take a shared node once per path to it, or never end.  0 ok, -1 after a
+ * message.
  */
-static int check_kids_once(struct tree_read *t)
+static int check_kids(struct tree_read *t)
 {
-	uint32_t *under = xmalloc(st_mult(t->nr + 1, sizeof(*under)));
+	uint32_t *up = xmalloc(st_mult(t->nr + 1, sizeof(*up)));
+	uint32_t v;
 	int rc = 0;
 
 	for (uint32_t u = 0; u < t->nr; u++)
-		under[u] = NT_NONE;
+		up[u] = TREE_LINKS_NONE;
 	for (uint32_t u = 0; u < t->nr && !rc; u++) {
 		const struct tree_read_node *n = &t->n[u];
 		for (uint32_t k = 0; k < n->onkid && !rc; k++) {
 			uint32_t c = t->kids[n->okid + k];
-			if (under[c] == u)
+			if (tree_links_set(up, c, u) == 0)
+				continue;
+			if (up[c] == u)
 				tl_warn("%s: uid %u: twice in the children list of uid %u",
 					t->path, c, u);
-			else if (under[c] != NT_NONE)
+			else
 				tl_warn("%s: uid %u: in the children lists of uid %u and uid %u",
-					t->path, c, under[c], u);
-			rc = under[c] != NT_NONE ? -1 : 0;
-			under[c] = u;
+					t->path, c, up[c], u);
+			rc = -1;
 		}
 	}
-	free(under);
-	return rc;
-}
-
-/*
- * The children lists a tl-nodes 2 stream gives must not lead back to a
- * node they came from: the walks down them (TraceDiff's, the merged
- * tree's) would never end.  Depth first, iteratively (a stack of nodes and
- * of how many of their children were taken).  0 ok, -1 after a message.
- */
-static int check_kid_loops(struct tree_read *t)
-{
-	uint8_t *state = xcalloc(t->nr ? t->nr : 1, 1);	/* 1 on the path, 2 done */
-	uint32_t *node = xmalloc(st_mult(t->nr + 1, sizeof(*node)));
-	uint32_t *next = xmalloc(st_mult(t->nr + 1, sizeof(*next)));
-	int rc = 0;
-
-	for (uint32_t u = 0; u < t->nr && !rc; u++) {
-		size_t sp = 0;
-		if (state[u])
-			continue;
-		state[u] = 1;
-		node[sp] = u;
-		next[sp++] = 0;
-		while (sp && !rc) {
-			const struct tree_read_node *n = &t->n[node[sp - 1]];
-			uint32_t c;
-			if (next[sp - 1] == n->onkid) {
-				state[node[--sp]] = 2;
-				continue;
-			}
-			c = t->kids[n->okid + next[sp - 1]++];
-			if (state[c] == 1) {
-				tl_warn("%s: uid %u: children lists form a loop", t->path, c);
-				rc = -1;
-			} else if (!state[c]) {
-				state[c] = 1;
-				node[sp] = c;
-				next[sp++] = 0;
-			}
-		}
+	if (!rc && (v = tree_links_loop(up, t->nr)) != TREE_LINKS_NONE) {
+		tl_warn("%s: uid %u: children lists form a loop", t->path, v);
+		rc = -1;
 	}
-	free(state);
-	free(node);
-	free(next);
+	free(up);
 	return rc;
 }
 
@@ -352,8 +308,7 @@ int tree_read_finish(struct tree_read *t)
 	if (check_parents(t) < 0)
 		return -1;
 	build_children(t);
-	if (explicit_children(t) < 0 ||
-	    (t->nxkid && (check_kids_once(t) < 0 || check_kid_loops(t) < 0)))
+	if (explicit_children(t) < 0 || (t->nxkid && check_kids(t) < 0))
 		return -1;
 	mark_gpu_paths(t);
 	for (uint32_t u = 0; u < t->nr; u++)

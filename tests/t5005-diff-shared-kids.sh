@@ -1,7 +1,7 @@
 #!/bin/sh
 # A node is in one children list at most.  A tl-nodes 2 stream whose kids
 # column names a node twice, or under two nodes, is refused with a message
-# naming both: TraceDiff's walks down the lists would take such a node once
+# naming both (and one whose lists loop, naming a node on the loop): TraceDiff's walks down the lists would take such a node once
 # per path to it, twice as many with each level (fuzz-diff found one that
 # ran out of memory; the layered stream below ran for ever before the check).
 . "$TL_SRC/tests/lib.sh"
@@ -40,5 +40,10 @@ test_expect_success 'a node under two nodes: exit 1 naming both' '
 	awk -F "\t" -v OFS="\t" "\$1 == 1 { \$17 = \"2,3\" } { print }" chain.nodes >two.nodes &&
 	{ timeout 60 tl-diff -o rep3 chain.nodes two.nodes 2>err; test $? = 1; } &&
 	grep "two.nodes: uid 3: in the children lists of uid 1 and uid 2" err
+'
+test_expect_success 'children lists in a loop (0, 1, 2, 0): exit 1 naming a uid on it' '
+	awk -F "\t" -v OFS="\t" "\$1 == 2 { \$17 = \"0\" } { print }" chain.nodes >loop.nodes &&
+	{ timeout 60 tl-diff -o rep4 loop.nodes chain.nodes 2>err; test $? = 1; } &&
+	grep "loop.nodes: uid [012]: children lists form a loop" err
 '
 test_done
