@@ -232,8 +232,7 @@ static size_t kernel_states(struct iv *const m[3], const size_t nm[3],
 		}
 		/* (next_time - time).astype(int): truncation per segment; the
 		 * groupby sum wraps round as numpy's int64 does (a bad trace) */
-		out[j].sum = (int64_t)((uint64_t)out[j].sum +
-				       (uint64_t)np_int64(s.time[i + 1] - s.time[i]));
+		out[j].sum = np_add_int64(out[j].sum, np_int64(s.time[i + 1] - s.time[i]));
 	}
 	free(s.time);
 	free(s.status);

@@ -259,18 +259,6 @@ static int64_t ns(double us)
 	return (int64_t)llround(us * 1000.0);
 }
 
-/* a + b and a - b as numpy's int64 columns do them: wrapping round, where
- * C's signed overflow would be undefined (only a bad trace gets there) */
-static int64_t wrap_add(int64_t a, int64_t b)
-{
-	return (int64_t)((uint64_t)a + (uint64_t)b);
-}
-
-static int64_t wrap_sub(int64_t a, int64_t b)
-{
-	return (int64_t)((uint64_t)a - (uint64_t)b);
-}
-
 static int64_t int_text(const char *s)
 {
 	return strtoll(s, NULL, 10);
@@ -317,7 +305,7 @@ void idle_api_kernel_summary(struct outbuf *ob, struct idle_set *set, const stru
 		r->kern = k->name;
 		r->a = ns(c->dur);
 		r->k = ns(k->dur);
-		r->q = wrap_sub(ns(k->ts), wrap_add(ns(c->ts), ns(c->dur)));
+		r->q = np_sub_int64(ns(k->ts), np_add_int64(ns(c->ts), ns(c->dur)));
 		if (r->q < 0)
 			r->q = 0;
 	}
@@ -330,7 +318,8 @@ void idle_api_kernel_summary(struct outbuf *ob, struct idle_set *set, const stru
 			      (long long)rows[i].tid, (long long)rows[i].dev, j - i, j - i);
 		for (int c = 0; c < 4; c++) {
 			for (size_t m = i; m < j; m++)
-				col[m - i] = c == 0 ? wrap_add(wrap_add(rows[m].a, rows[m].q), rows[m].k) :
+				col[m - i] = c == 0 ? np_add_int64(np_add_int64(rows[m].a, rows[m].q),
+								   rows[m].k) :
 					     c == 1 ? rows[m].a : c == 2 ? rows[m].q : rows[m].k;
 			stats(ob, col, j - i);
 		}

@@ -96,6 +96,16 @@ int64_t np_int64(double x)
 	return INT64_MIN;
 }
 
+int64_t np_add_int64(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+int64_t np_sub_int64(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 double np_round(double x, int decimals)
 {
 	double f = pow(10.0, decimals);

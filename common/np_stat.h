@@ -11,6 +11,7 @@
  *	double v = pd_std(x, n);        pandas Series.std (ddof=1), NaN if n < 2
  *	double q = np_quantile(v, n, q); Series.quantile(q), "linear"; v sorted
  *	int64_t i = np_int64(x);       x.astype(np.int64), as on x86-64
+ *	int64_t c = np_add_int64(a, b); a + b of int64 columns (wraps round)
  *
  * np_sum follows numpy's pairwise_sum (loops_utils.h.src): n < 8 a plain
  * left-to-right sum; 8 <= n <= 128 eight strided partial sums combined as
@@ -47,6 +48,10 @@ double np_round(double x, int decimals);
  * there.
  */
 int64_t np_int64(double x);
+/* a + b and a - b of numpy int64 values: wrapping round on overflow, where
+ * C's signed overflow is undefined (only a bad trace gets there) */
+int64_t np_add_int64(int64_t a, int64_t b);
+int64_t np_sub_int64(int64_t a, int64_t b);
 double pd_std(const double *x, size_t n);
 /* pandas' groupby sum and mean: Kahan-compensated left to right (group_sum,
  * group_mean); mean of nothing NaN */

@@ -128,5 +128,10 @@ int main(void)
 	       np_int64(-1e300) == INT64_MIN, "np_int64 out of range: INT64_MIN");
 	tap_ok(np_int64(INFINITY) == INT64_MIN && np_int64(-INFINITY) == INT64_MIN &&
 	       np_int64(NAN) == INT64_MIN, "np_int64 of inf and NaN: INT64_MIN");
+	/* np.int64 arithmetic wraps round (numpy 1.24: int64 max + 1 is min) */
+	tap_ok(np_add_int64(INT64_MAX, 1) == INT64_MIN && np_add_int64(2, 3) == 5,
+	       "np_add_int64 wraps round past the top");
+	tap_ok(np_sub_int64(INT64_MIN, 1) == INT64_MAX && np_sub_int64(2, 3) == -1,
+	       "np_sub_int64 wraps round past the bottom");
 	return tap_done();
 }
