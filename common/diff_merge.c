@@ -343,10 +343,11 @@ static void match_depth(const struct levels *a, const struct levels *b, int *dep
 	int maxd = a->n > b->n ? a->n : b->n;
 
 	for (int d = 0; d < maxd; d++) {
-		const uint32_t *x = a->names.v + (d < a->n ? a->off[d] : 0);
-		const uint32_t *y = b->names.v + (d < b->n ? b->off[d] : 0);
 		size_t nx = d < a->n ? a->off[d + 1] - a->off[d] : 0;
 		size_t ny = d < b->n ? b->off[d + 1] - b->off[d] : 0;
+		/* names.v is NULL where no level has a name: no pointer made then */
+		const uint32_t *x = nx ? a->names.v + a->off[d] : NULL;
+		const uint32_t *y = ny ? b->names.v + b->off[d] : NULL;
 		size_t i = 0, j = 0;
 		int ov = 0;
 		if (nx == ny && (!nx || !memcmp(x, y, nx * sizeof(*x))))
