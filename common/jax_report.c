@@ -1010,7 +1010,11 @@ static struct pv input_bytes(const struct jev *e)
 		{ "f16", 2 }, { "u64", 8 }, { "f8e4m3fn", 1 }, { "f8e4m3fnuz", 1 },
 		{ "f8e5m2", 1 }, { "f8e5m2fnuz", 1 }, { "pred", 1 },
 	};
+	/* Python's ints have no top: past 2^62 (no real tensor) the sum goes
+	 * on in floating point, and the cell is that float */
 	int64_t total = 0;
+	double ftotal = 0;
+	int big = 0;
 
 	if (!e->meta)		/* operands "NA": its letters match nothing */
 		return pv_int(0);
@@ -1027,10 +1031,14 @@ static struct pv input_bytes(const struct jev *e)
 		while ((*q >= '0' && *q <= '9') || *q == ',')
 			q++;
 		int64_t prod = 1, ndims = 0;
+		double fprod = 1;
 		if (*q == ']')
 			for (const char *x = d0; x < q;) {
 				if (*x == ',') { x++; continue; }
-				prod *= strtoll(x, NULL, 10);
+				int64_t d = strtoll(x, NULL, 10);
+				fprod *= (double)d;
+				big |= fprod >= 0x1p62;
+				prod = big ? 0 : prod * d;
 				ndims++;
 				while (x < q && *x != ',')
 					x++;
@@ -1041,11 +1049,14 @@ static struct pv input_bytes(const struct jev *e)
 				b = bpe[k].b;
 		if (b < 0 && (!strncmp(type, "f8", 2) || !strncmp(type, "s8", 2)))
 			b = 1;
-		if (*q == ']' && ndims && b > 0)
-			total += prod * b;
+		if (*q == ']' && ndims && b > 0) {
+			ftotal += fprod * b;
+			big |= ftotal >= 0x1p62;
+			total = big ? 0 : total + prod * b;
+		}
 		free(type);
 	}
-	return pv_int(total);
+	return big ? pv_float(ftotal) : pv_int(total);
 }
 
 static void launchers_frame(struct jax_report *r, struct krow *k, size_t n, int xla,
@@ -1556,9 +1567,11 @@ struct prow {
 	double gflops, tflops, data_mb, fpb, tbs;
 };
 
-static int64_t prod(const int64_t *v, size_t n)
+/* in floating point, as the FLOPs and bytes end up: exact below 2^53 (any
+ * real tensor); Python's exact ints would overflow int64 on absurd shapes */
+static double prod(const int64_t *v, size_t n)
 {
-	int64_t p = 1;
+	double p = 1;
 
 	for (size_t i = 0; i < n; i++)
 		p *= v[i];
@@ -1566,20 +1579,20 @@ static int64_t prod(const int64_t *v, size_t n)
 }
 
 /* CONV.flops_func(x, w, out, bias, transposed) */
-static int64_t conv_flops(const struct dims *x, const struct dims *w, const struct dims *out,
-			  int bias, int transposed)
+static double conv_flops(const struct dims *x, const struct dims *w, const struct dims *out,
+			 int bias, int transposed)
 {
-	int64_t per = 2 * prod(w->v + (w->n ? 1 : 0), w->n ? w->n - 1 : 0);
-	int64_t f = (transposed ? prod(x->v, x->n) : prod(out->v, out->n)) * per;
+	double per = 2 * prod(w->v + (w->n ? 1 : 0), w->n ? w->n - 1 : 0);
+	double f = (transposed ? prod(x->v, x->n) : prod(out->v, out->n)) * per;
 
 	return f + (bias ? prod(out->v, out->n) : 0);
 }
 
-static int64_t conv_bytes(const struct dims *x, const struct dims *w, const struct dims *out,
-			  int bias, int64_t bpe)
+static double conv_bytes(const struct dims *x, const struct dims *w, const struct dims *out,
+			 int bias, int64_t bpe)
 {
-	return (prod(x->v, x->n) + prod(w->v, w->n) + (bias && out->n > 1 ? out->v[1] : 0) +
-		prod(out->v, out->n)) * bpe;
+	return (prod(x->v, x->n) + prod(w->v, w->n) +
+		(double)(bias && out->n > 1 ? out->v[1] : 0) + prod(out->v, out->n)) * (double)bpe;
 }
 
 /* CONV.t: the first two dims swapped */
@@ -1636,7 +1649,8 @@ static int conv_row(const struct jax_report *r, const struct krow *k, struct pro
 	const struct jev *e = &r->ev[k->ev];
 	int bwd = k->model == M_CONV_BWD;
 	struct dims x, w, out, fil;
-	int64_t bpe, fl, by = -1;
+	int64_t bpe;
+	double fl, by = -1;
 	int bias;
 	static const char *const nd[] = { "conv1d", "conv2d", "conv3d" };
 	char b[32];
@@ -1678,12 +1692,12 @@ static int conv_row(const struct jax_report *r, const struct krow *k, struct pro
 	p->param[5] = xstrdup(bpe > 0 ? b : "None");
 	p->param[6] = xstrdup("False");
 	double kt = num(&e->dur);
-	p->gflops = (double)fl / 1e9;
+	p->gflops = fl / 1e9;
 	p->tflops = kt > 0 ? (p->gflops / 1e3) / (kt / 1e6) : NAN;
 	if (by >= 0) {
-		p->data_mb = (double)by / (1024 * 1024);
-		p->fpb = by > 0 ? (p->gflops * 1e9) / (double)by : NAN;
-		p->tbs = kt > 0 ? ((double)by / 1e12) / (kt / 1e6) : NAN;
+		p->data_mb = by / (1024 * 1024);
+		p->fpb = by > 0 ? (p->gflops * 1e9) / by : NAN;
+		p->tbs = kt > 0 ? (by / 1e12) / (kt / 1e6) : NAN;
 	} else {
 		p->data_mb = p->fpb = p->tbs = NAN;
 	}

@@ -67,4 +67,25 @@ if have_shared && [ -d "$J/reference-legacy" ]; then
 else
 	test_skip 'jax-conv-minimal through tl-conform' "no $J"
 fi
+# Shapes whose sizes pass int64 (a fuzzed or corrupt trace): Python's ints
+# have no top, so TraceLens prints exact sums where tl's int64 arithmetic
+# overflowed (undefined; UBSan stopped SAN=1's tl-jax).  tl now goes on in
+# floating point: the same numbers to 16 digits, as floats.
+test_expect_success 'shapes past int64: float sizes, no overflow' '
+	sed "s/bf16\[2,32,14,14\]/bf16[2000000,32000000,14000000,14000000]/g;
+	     s/bf16\[2,8,16,16\]/bf16[2000000,8000000,16000000,16000000]/g" ev >big.ev &&
+	tl-jax --csv -o big big.ev 2>err && test ! -s err &&
+	python3 - big <<-\PY
+	import csv, sys
+	d = sys.argv[1]
+	x, o = 2000000 * 8000000 * 16000000 * 16000000, 2000000 * 32000000 * 14000000 * 14000000
+	add = next(r for r in csv.DictReader(open(d + "/df_xla_perf.csv"))
+	           if r["name"] == "loop_add_fusion" and r["Input Dims"] != "()")
+	assert float(add["total_input_bytes"]) == float(2 * o * 2), add["total_input_bytes"]
+	conv = next(r for r in csv.DictReader(open(d + "/op_conv.csv"))
+	            if float(r["GFLOPS_first"]) > 1)
+	assert float(conv["GFLOPS_first"]) == o * 2 * 3 / 1e9, conv["GFLOPS_first"]
+	assert float(conv["Data Moved (MB)_first"]) == (x + 9 + o) * 2 / (1024 * 1024)
+	PY
+'
 test_done
