@@ -1112,7 +1112,7 @@ static struct pv group_sum(const struct pv *v, const size_t *rows, size_t n, int
 
 	for (size_t i = 0; i < n; i++) {
 		if (dt == DT_INT) {
-			si += v[rows[i]].i;
+			si = np_add_int64(si, v[rows[i]].i);
 			continue;
 		}
 		double x = v[rows[i]].k == PV_INT ? (double)v[rows[i]].i : v[rows[i]].d;
@@ -1290,7 +1290,7 @@ static char *kernel_summary(const struct jax_report *r, const struct krow *k,
 	if (ints) {
 		int64_t s = 0, lo = d[0].i, hi = d[0].i;
 		for (size_t i = 0; i < n; i++) {
-			s += d[i].i;
+			s = np_add_int64(s, d[i].i);
 			lo = d[i].i < lo ? d[i].i : lo;
 			hi = d[i].i > hi ? d[i].i : hi;
 		}
@@ -1405,7 +1405,7 @@ static void unique_args_frame(const struct jax_report *r, const struct krow *k, 
 	int64_t itotal = 0;
 	for (size_t o = 0; o < ng; o++) {
 		sums[o] = u[o].sum;
-		itotal += st[u[o].gi][5].i;
+		itotal = np_add_int64(itotal, st[u[o].gi][5].i);
 	}
 	total = dt == DT_INT ? (double)itotal : np_sum(sums, ng);
 	f->nr = ng;
