@@ -62,30 +62,41 @@ static void parse_sheets(char **words, size_t n, struct compare *rc)
 	}
 }
 
-/* Tags: --names, or each folder's base name; empty or repeated is usage. */
+static void free_list(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* Tags: --names, or each folder's base name; NULL after a message where
+ * one is empty or repeated (a usage error). */
 static char **make_tags(char **names, size_t nnames, char **dirs, size_t n)
 {
-	char **tags = xcalloc(n, sizeof(*tags));
+	char **tags;
 
 	if (nnames && nnames != n) {
 		tl_warn("--names: %zu names for %zu reports", nnames, n);
-		exit(TL_EXIT_USAGE);
+		return NULL;
 	}
+	tags = xcalloc(n, sizeof(*tags));
 	for (size_t i = 0; i < n; i++)
 		tags[i] = nnames ? xstrdup(names[i]) : compare_default_tag(dirs[i]);
 	for (size_t i = 0; i < n; i++) {
-		if (!tags[i][0] || strchr(tags[i], '/')) {
-			/* a tag names output files: OUT/SHEET_intersect_TAG.csv */
+		int bad = !tags[i][0] || strchr(tags[i], '/');
+		if (bad)	/* a tag names output files: OUT/SHEET_intersect_TAG.csv */
 			tl_warn("report %zu: name '%s' is empty or has a '/'; use "
 				"--names", i + 1, tags[i]);
-			exit(TL_EXIT_USAGE);
-		}
-		for (size_t j = 0; j < i; j++)
+		for (size_t j = 0; j < i && !bad; j++)
 			if (!strcmp(tags[i], tags[j])) {
 				tl_warn("report name '%s' is used twice; use "
 					"--names to tell the reports apart", tags[i]);
-				exit(TL_EXIT_USAGE);
+				bad = 1;
 			}
+		if (bad) {
+			free_list(tags, n);
+			return NULL;
+		}
 	}
 	return tags;
 }
@@ -124,12 +135,6 @@ static int check_dirs(char **dirs, size_t n)
 	return ok;
 }
 
-static void free_list(char **list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
-}
 
 int main(int argc, char **argv)
 {
@@ -156,12 +161,13 @@ int main(int argc, char **argv)
 		rc.groups = RC_ALL;
 	tags = make_tags(names, nnames, argv + optind, rc.n);
 	rc.tags = tags;
-	status = TL_EXIT_BAD;
-	if (check_dirs(argv + optind, rc.n)) {
+	status = tags ? TL_EXIT_BAD : TL_EXIT_USAGE;
+	if (tags && check_dirs(argv + optind, rc.n)) {
 		make_dir(rc.outdir);
 		status = compare_run(&rc);
 	}
-	free_list(tags, rc.n);
+	if (tags)
+		free_list(tags, rc.n);
 	free_list(names, nnames);
 	free_list(sheets, nsheets);
 	return status;
