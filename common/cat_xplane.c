@@ -578,9 +578,12 @@ static void gather_line(struct conv *c, const struct plane *pl, const XLine *l)
 		x->pl = pl;
 		x->line = l;
 		x->e = e;
-		/* XEventVisitor::TimestampPs: the line's ns start plus the offset */
-		x->ts = l->timestamp_ns * 1000 + (e->data_case ==
-			TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS ? e->offset_ps : 0);
+		/* XEventVisitor::TimestampPs: the line's ns start plus the offset,
+		 * in int64 arithmetic that wraps round on x86-64 as the C++ does
+		 * (only a corrupt file gets there; C's would be undefined) */
+		x->ts = (int64_t)((uint64_t)l->timestamp_ns * 1000u +
+				  (uint64_t)(e->data_case == TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS
+					     ? e->offset_ps : 0));
 		x->dur = e->duration_ps;
 		x->res = (uint32_t)disp;
 		x->kind = counters ? K_COUNTER : has_flow && is_async && (flow & 3) ? K_ASYNC
@@ -893,7 +896,7 @@ static void events(struct conv *c)
 			pystr_adds(&c->o, ",\"name\":");
 			add_json_str(&c->o, x->name);
 			pystr_adds(&c->o, ",\"ts\":");
-			add_us(&c->o, x->ts + x->dur);
+			add_us(&c->o, (int64_t)((uint64_t)x->ts + (uint64_t)x->dur));	/* wraps, as above */
 			pystr_adds(&c->o, ",\"id\":");
 			add_u64(&c->o, (flow >> 2) & ((1ull << 56) - 1));
 			pystr_adds(&c->o, ",\"cat\":");
