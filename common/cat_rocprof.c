@@ -291,29 +291,39 @@ static long agent_gpu(struct rp *r, const struct json *j, unsigned v)
 	return -1;
 }
 
-/* Kernel name as TraceLens picks it (util.py RocprofParser). */
-static void add_kernel_name(struct rp *r, const struct json *j, unsigned di)
+/*
+ * Kernel name as TraceLens picks it (util.py RocprofParser): the symbol's
+ * name, else f"unknown_kernel_{kernel_id}" (str() of the id: True, None,
+ * 1e3 as 1000.0).  An object or array id is refused, -1 with *msg: the
+ * kernel_symbols lookup raises TypeError (unhashable) there.
+ */
+static int add_kernel_name(struct rp *r, const struct json *j, unsigned di, const char **msg)
 {
 	unsigned kid = di ? member(r, j, di, "kernel_id") : 0;
 	uint32_t id;
 	struct raw t;
 
-	if (kid) {
-		t = tok_raw(j, kid);
-		id = strpool_find(r->kid, t.s, t.n);
-		if (id != UINT32_MAX && id < r->nkname && r->kname[id]) {
-			pystr_adds(&r->out, r->kname[id]);
-			return;
-		}
-		pystr_adds(&r->out, "\"unknown_kernel_");
-		if (j->tok[kid].type == JSON_STRING)
-			pystr_add(&r->out, t.s + 1, t.n - 2);
-		else
-			add_raw(&r->out, t);
-		pystr_addc(&r->out, '"');
-		return;
+	if (!kid) {
+		pystr_adds(&r->out, "\"unknown_kernel_None\"");
+		return 0;
 	}
-	pystr_adds(&r->out, "\"unknown_kernel_None\"");
+	if (j->tok[kid].type == JSON_OBJECT || j->tok[kid].type == JSON_ARRAY) {
+		*msg = "dispatch_info.kernel_id is an object or array (unhashable in TraceLens)";
+		return -1;
+	}
+	t = tok_raw(j, kid);
+	id = strpool_find(r->kid, t.s, t.n);
+	if (id != UINT32_MAX && id < r->nkname && r->kname[id]) {
+		pystr_adds(&r->out, r->kname[id]);
+		return 0;
+	}
+	pystr_adds(&r->out, "\"unknown_kernel_");
+	if (j->tok[kid].type == JSON_STRING)
+		pystr_add(&r->out, t.s + 1, t.n - 2);	/* its escapes kept: still JSON */
+	else if (py_repr_json(&r->out, t.s, t.n, 0) < 0)	/* True, None, 1000.0 */
+		add_raw(&r->out, t);
+	pystr_addc(&r->out, '"');
+	return 0;
 }
 
 /* strings.buffer_records[kind].operations[operation], or the array name. */
@@ -404,10 +414,12 @@ static int build_event(struct rp *r, const struct json *j, const char *arr, cons
 	pystr_adds(&r->out, "{\"ph\":\"X\",\"cat\":");
 	cat_json_string(&r->out, category(arr));
 	pystr_adds(&r->out, ",\"name\":");
-	if (!strcmp(arr, "kernel_dispatch"))
-		add_kernel_name(r, j, member(r, j, 0, "dispatch_info"));
-	else
+	if (!strcmp(arr, "kernel_dispatch")) {
+		if (add_kernel_name(r, j, member(r, j, 0, "dispatch_info"), msg) < 0)
+			return -1;
+	} else {
 		add_op_name(r, j, arr);
+	}
 	if (handle) {
 		pystr_adds(&r->out, ",\"pid\":");
 		if (dev >= 0) {

@@ -90,4 +90,24 @@ test_expect_success '--keep-going skips the bad record, keeps its uid, counts it
 	grep -qx "#end	0	2	1" out && grep -q "^0	" out
 '
 
+# a kernel_id with no symbol names the kernel f"unknown_kernel_{kernel_id}",
+# str() of the value as Python holds it (True, 1e3 as 1000.0); an object id
+# is unhashable, where TraceLens's symbol lookup raises TypeError: the
+# record is refused (fuzz-rocprof found tl-cat writing it into the event's
+# JSON unescaped, then dying with "internal error")
+test_expect_success 'kernel_id true, 1e3, an object: str() of it, or refused' '
+	cat >ids.json <<-\EOF &&
+	{"rocprofiler-sdk-tool": [{"buffer_records": {"kernel_dispatch": [
+	 {"start_timestamp": 1000, "end_timestamp": 2000, "dispatch_info": {"kernel_id": true}},
+	 {"start_timestamp": 1000, "end_timestamp": 2000, "dispatch_info": {"kernel_id": 1e3}},
+	 {"start_timestamp": 1000, "end_timestamp": 2000, "dispatch_info": {"kernel_id": {"y": 2}}}
+	]}}]}
+	EOF
+	test_must_fail tl-cat ids.json >out 2>err &&
+	grep "ids.json: byte [0-9]*: record 2 (kernel_dispatch): dispatch_info.kernel_id is an object or array" err &&
+	{ tl-cat -k ids.json >out 2>err; test $? = 1; } && grep -q "^#end	0	3	1$" out &&
+	awk -F"\t" "/^[0-9]/ { print \$5 }" out >got &&
+	printf "%s\n" unknown_kernel_True unknown_kernel_1000.0 >want &&
+	test_cmp want got
+'
 test_done
