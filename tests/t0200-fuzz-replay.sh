@@ -62,6 +62,8 @@ through_programs() {
 			cp a.part b/$s.csv && cp b.part v/$s.csv || return 1
 		done && clean_exit tl-compare b v -o o ;;
 	idle)	rm -rf i && clean_exit tl-idle -o i "$f" ;;
+	pftrace) rm -rf p && clean_exit tl-pftrace --csv --write-md -o p "$f" ;;
+	jax)	rm -rf j && clean_exit tl-jax --csv -o j "$f" ;;
 	html)	rm -rf h && mkdir -p h/idle && python3 - "$f" <<-\PY &&
 		import sys
 		names = ["report_info", "gpu_timeline", "ops_summary", "kernel_summary",
