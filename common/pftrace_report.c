@@ -1723,14 +1723,14 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 			continue;
 		if (a->t.err) {
 			api_fail(r, a->line, a->t.what, a->t.err);
-			return -1;
+			goto fail;
 		}
 		if (!a->t.have)
 			continue;
 		if (a->pid_err || a->tid_err) {
 			api_fail(r, a->line, a->pid_err ? "pid" : "tid",
 				 a->pid_err ? a->pid_err : a->tid_err);
-			return -1;
+			goto fail;
 		}
 		while (ki < r->nak && r->ak[ki].corr < a->corr)
 			ki++;
@@ -1754,7 +1754,7 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 		for (size_t k = k0; k < k1; k++)
 			if (r->ak[k].t.err) {
 				api_fail(r, r->ak[k].line, r->ak[k].t.what, r->ak[k].t.err);
-				return -1;
+				goto fail;
 			}
 		if (!r->o.allow_multi && k1 - k0 > 1) {
 			/* sorted by begin (None -> 0), stable: the first earliest */
@@ -1834,6 +1834,9 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 	}
 	free(p);
 	return 0;
+fail:	/* a value TraceLens's int() raises on: api_fail said which */
+	free(p);
+	return -1;
 }
 
 /* ---------------------------------------------------------------------- */
