@@ -167,7 +167,7 @@ SHAREDIR_STAMP := $(shell mkdir -p $(BUILD) && echo '$(SHAREDIR)' | \
 endif
 $(BUILD)/common/share.o: $(BUILD)/sharedir
 
-$(BUILD)/tests/fuzz/%.o: tests/fuzz/fuzz.h
+$(BUILD)/tests/fuzz/%.o: $(wildcard tests/fuzz/*.h)
 $(BUILD)/tests/fuzz/%.o: ALL_CFLAGS += -DFUZZ_SHARE='"$(CURDIR)/share/tl"'
 
 $(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB) $(filter %.o,$(FUZZ_MAIN))

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include "err.h"
 #include "tree_links.h"
 #include "xalloc.h"
 
@@ -9,6 +10,14 @@ int tree_links_set(uint32_t *up, uint32_t c, uint32_t p)
 		return -1;
 	up[c] = p;
 	return 0;
+}
+
+void tree_links_warn_shared(const char *where, uint32_t c, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		tl_warn("%s: uid %u: twice in the children list of uid %u", where, c, a);
+	else
+		tl_warn("%s: uid %u: in the children lists of uid %u and uid %u", where, c, a, b);
 }
 
 uint32_t tree_links_loop(const uint32_t *up, uint32_t n)

@@ -7,7 +7,8 @@
  *	uint32_t *up = xmalloc(n * sizeof(*up));
  *	for each node: up[i] = TREE_LINKS_NONE;
  *	for each child c of each node p:
- *		if (tree_links_set(up, c, p) < 0)   c was under a node already
+ *		if (tree_links_set(up, c, p) < 0)   c was under a node already:
+ *			tree_links_warn_shared(path, c, up[c], p);
  *	v = tree_links_loop(up, n);                  a node on a loop, or NONE
  *
  * Walks down the children lists take a node once per path to it, and
@@ -23,6 +24,10 @@
 
 /* up[c] = p, unless c is under a node already: then -1, up[c] unchanged. */
 int tree_links_set(uint32_t *up, uint32_t c, uint32_t p);
+
+/* "WHERE: uid C: in the children lists of uid A and uid B" (or "twice in
+ * the children list of uid A"): the message for tree_links_set's -1. */
+void tree_links_warn_shared(const char *where, uint32_t c, uint32_t a, uint32_t b);
 
 /* A node that following up[] from it comes back to, or TREE_LINKS_NONE
  * (up[] holds indices below n or TREE_LINKS_NONE). */

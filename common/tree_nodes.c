@@ -303,18 +303,6 @@ static int check_links(struct tree_nodes *ns)
 	return 0;
 }
 
-/* Record k in the children lists of records a and b: -1 after a message. */
-static int twice(const struct tree_nodes *ns, uint32_t k, uint32_t a, uint32_t b)
-{
-	if (a == b)
-		tl_warn("%s: uid %u: twice in the children list of uid %u", ns->source,
-			tree_nodes_uid(ns, k), tree_nodes_uid(ns, b));
-	else
-		tl_warn("%s: uid %u: in the children lists of uid %u and uid %u", ns->source,
-			tree_nodes_uid(ns, k), tree_nodes_uid(ns, a), tree_nodes_uid(ns, b));
-	return -1;
-}
-
 /* -1 after a message if following up[] from a record comes back to it */
 static int loops(const struct tree_nodes *ns, const uint32_t *up, const char *what)
 {
@@ -349,8 +337,12 @@ static int check_loops(struct tree_nodes *ns)
 		for (size_t i = 0; i < ns->n && !rc; i++)
 			if (ns->kid_off[i] != UINT32_MAX)
 				for (const uint32_t *k = ns->kid + ns->kid_off[i]; *k != UINT32_MAX && !rc; k++)
-					if (tree_links_set(up, *k, (uint32_t)i) < 0)
-						rc = twice(ns, *k, up[*k], (uint32_t)i);
+					if (tree_links_set(up, *k, (uint32_t)i) < 0) {
+						tree_links_warn_shared(ns->source, tree_nodes_uid(ns, *k),
+								       tree_nodes_uid(ns, up[*k]),
+								       tree_nodes_uid(ns, (uint32_t)i));
+						rc = -1;
+					}
 		if (!rc)
 			rc = loops(ns, up, "children lists");
 	}

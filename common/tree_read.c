@@ -233,15 +233,10 @@ static int check_kids(struct tree_read *t)
 		const struct tree_read_node *n = &t->n[u];
 		for (uint32_t k = 0; k < n->onkid && !rc; k++) {
 			uint32_t c = t->kids[n->okid + k];
-			if (tree_links_set(up, c, u) == 0)
-				continue;
-			if (up[c] == u)
-				tl_warn("%s: uid %u: twice in the children list of uid %u",
-					t->path, c, u);
-			else
-				tl_warn("%s: uid %u: in the children lists of uid %u and uid %u",
-					t->path, c, up[c], u);
-			rc = -1;
+			if (tree_links_set(up, c, u) < 0) {
+				tree_links_warn_shared(t->path, c, up[c], u);
+				rc = -1;
+			}
 		}
 	}
 	if (!rc && (v = tree_links_loop(up, t->nr)) != TREE_LINKS_NONE) {

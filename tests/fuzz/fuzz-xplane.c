@@ -13,20 +13,16 @@
 #include "cat_event.h"
 #include "cat_xplane.h"
 #include "fuzz.h"
-#include "jax_report.h"
+#include "fuzz-jax.h"
 #include "outbuf.h"
 #include "sheet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *kw[] = { "jit", "conv" };
-	struct jax_opts jo = { NULL, 0 };
 	struct cat_event_out *w;
 	struct outbuf *ob;
-	struct jax_report *r;
 	uint64_t elements = 0;
 	char ev[64];
-	const char *name;
 	int efd, rc;
 
 	fuzz_init("tl-cat");
@@ -48,23 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	tl_set_progname("tl-jax");
-	if (fuzz_pick(data, size) & 1) {
-		jo.keyword_filters = kw;
-		jo.nfilters = 2;
-	}
 	lseek(efd, 0, SEEK_SET);
-	r = jax_report_read(ev, &jo);
-	if (r) {
-		for (size_t i = 0; (name = jax_report_sheet(r, i)); i++) {
-			struct sheet *sh = sheet_open(NULL, SHEET_CSV);
-
-			if (!sh)
-				break;
-			jax_report_write(r, name, sh);
-			sheet_close(sh);
-		}
-		jax_report_free(r);
-	}
+	fuzz_jax_sheets(ev, fuzz_pick(data, size));
 	close(efd);
 	return 0;
 }
