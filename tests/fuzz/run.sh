@@ -59,6 +59,10 @@ cpu_seconds() {
 }
 out=$src/build/fuzz
 found=0 ran=0
+# -r: no address randomisation where the kernel lets setarch turn it off
+norand=
+[ -n "$runs" ] && setarch -R true 2>/dev/null && norand="setarch -R"
+
 mkdir -p "$out/log"
 for bin in "$out"/fuzz/$pattern; do
 	[ -x "$bin" ] || continue
@@ -79,11 +83,7 @@ for bin in "$out"/fuzz/$pattern; do
 	# -timeout: a run over 10 s is a finding (the judge allows 20 s on
 	# held-out inputs); stderr of the code under test is closed (every bad
 	# input has a message), libFuzzer's own output and reports are kept.
-	norand=
-	if [ -n "$runs" ]; then
-		set -- -seed=1 -reload=0 -runs="$runs" "$@"
-		setarch -R true 2>/dev/null && norand="setarch -R"
-	fi
+	[ -n "$runs" ] && set -- -seed=1 -reload=0 -runs="$runs" "$@"
 	touch "$out/.start.$name"
 	cpu_seconds >"$out/.cpu0.$name"
 	wall0=$(date +%s)
