@@ -21,6 +21,7 @@
 static const char usage[] =
 	"usage: tl-tree [-v] [--python] [FILE]\n"
 	"       tl-tree [-v] [--python] [--columns LIST] [--tree-rows] [FILE]\n"
+	"       tl-tree [-v] [--python] --lean [FILE]\n"
 	"       tl-tree [-v] [--python] [--capture FILE [--details FILE]] [--pseudo-ops] [FILE]\n"
 	"       tl-tree --print [--root UID | --ext EXT_ID,PID,TID] [--depth N]\n"
 	"               [--prune-non-gpu] [--src N] [--python] [FILE]\n"
@@ -31,6 +32,7 @@ static const char usage[] =
 	"      --python           add python_function frames to the tree\n"
 	"      --columns LIST     write only these columns (comma-separated; uid always)\n"
 	"      --tree-rows        write only the rows with tree 1 (the tree's nodes)\n"
+	"      --lean             the rows no report sheet reads as short \"#dropped\" lines\n"
 	"      --print            print subtrees as TraceLens does, not the node stream\n"
 	"      --root UID         --print: the subtree of this uid\n"
 	"      --ext EXT,PID,TID  --print: the subtree of the event with this External id\n"
@@ -47,7 +49,7 @@ enum mode { M_NODES, M_PRINT, M_UP, M_NODE };
 
 struct opts {
 	enum mode mode;
-	int python, verbose, prune, pseudo, tree_rows;
+	int python, verbose, prune, pseudo, tree_rows, lean;
 	long depth;
 	const char *root, *ext, *src, *uid, *capture, *details, *columns;
 };
@@ -149,6 +151,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "details", required_argument, NULL, 'D' },
 		{ "ext", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "lean", no_argument, NULL, 'L' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "prune-non-gpu", no_argument, NULL, 'P' },
@@ -169,6 +172,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'd': o->depth = tl_opt_long("--depth", optarg); break;
 		case 'D': o->details = optarg; break;
 		case 'e': o->ext = optarg; break;
+		case 'L': o->lean = 1; break;
 		case 'n': set_mode(o, M_NODE, optarg); break;
 		case 'p': set_mode(o, M_PRINT, NULL); break;
 		case 'P': o->prune = 1; break;
@@ -185,7 +189,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	if (argc - optind > 1 || (o->root && o->ext) ||
 	    (o->mode != M_PRINT && (o->root || o->ext || o->prune || o->depth >= 0)) ||
 	    (o->mode != M_NODES && (o->capture || o->pseudo)) || (o->details && !o->capture) ||
-	    ((o->columns || o->tree_rows) && (o->mode != M_NODES || o->capture || o->pseudo)))
+	    ((o->columns || o->tree_rows) && (o->mode != M_NODES || o->capture || o->pseudo)) ||
+	    (o->lean && (o->mode != M_NODES || o->capture || o->pseudo || o->columns || o->tree_rows)))
 		tl_usage(usage, TL_EXIT_USAGE);
 	/* TraceLens builds graph-replay trees with python frames to merge them */
 	if (o->capture)
@@ -194,7 +199,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { M_NODES, 0, 0, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct opts o = { M_NODES, 0, 0, 0, 0, 0, 0, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct stream *s;
 	const char *path;
 	int rval;
@@ -210,7 +215,7 @@ int main(int argc, char **argv)
 					 o.pseudo, o.verbose };
 		rval = tree_graft_write(s, path, &go);
 	} else {
-		struct tree_io_subset sub = { o.columns, o.tree_rows };
+		struct tree_io_subset sub = { o.columns, o.tree_rows, o.lean };
 		rval = o.mode == M_NODES ? tree_io_write_subset(s, path, o.python ? TREE_PYTHON : 0,
 								 o.verbose, &sub) :
 					   views(s, &o);

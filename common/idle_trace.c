@@ -414,6 +414,13 @@ int idle_set_read(struct idle_set *set, const char *path)
 		stream_close(s);
 		return -1;
 	}
+	/*
+	 * The breakdowns read a "#dropped" row's first columns only (it has
+	 * no correlation or stream: tl-tree --lean); the critical path reads
+	 * every row's args
+	 */
+	if (!set->keep_all)
+		stream_allow_dropped(s);
 	while ((k = stream_next(s)) > 0) {
 		if (k == STREAM_DIRECTIVE) {
 			if (directive(set, s, &rd, &nrd, &rd_alloc) < 0) {
@@ -421,6 +428,10 @@ int idle_set_read(struct idle_set *set, const char *path)
 				break;
 			}
 			continue;
+		}
+		if (k == STREAM_DROPPED && stream_dropped_fields(s) < 0) {
+			rval = -1;
+			break;
 		}
 		r = reading_of(rd, nrd, (unsigned)strtoul(stream_field(s, c.src), NULL, 10));
 		if (!r || r->ended) {

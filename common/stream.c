@@ -45,6 +45,8 @@ struct stream {
 	int verbatim;		/* the current row's text is what outbuf_tsv
 				 * would write of its fields (no backslash, CR
 				 * or NUL in it) */
+	int allow_dropped;	/* "#dropped" rows are handed out (STREAM_DROPPED) */
+	size_t dropped_len;	/* the current one's length, until it is split */
 };
 
 static int known_kind(const char *kind, int version)
@@ -135,8 +137,23 @@ static ssize_t read_line(struct stream *s)
 	return (ssize_t)n;
 }
 
-/* Splits s->line at tabs into s->field, unescaping in place. */
-static int split(struct stream *s)
+/* Fields after field last are empty: the NUL that ends it. */
+static int empty_rest(struct stream *s, int last)
+{
+	char *nul = s->field[last] + s->flen[last];
+
+	for (int k = last + 1; k < s->ncols; k++) {
+		s->field[k] = nul;
+		s->flen[k] = 0;
+	}
+	return 0;
+}
+
+/*
+ * Splits s->line at tabs into s->field, unescaping in place.  With short,
+ * fewer fields than columns are taken, the others left empty.
+ */
+static int split(struct stream *s, int short_ok)
 {
 	char *p = s->line, *w = s->line;
 	int i = 0;
@@ -166,7 +183,7 @@ static int split(struct stream *s)
 		}
 		*w++ = c;
 	}
-	return i + 1 == s->ncols ? 0 : -1;
+	return i + 1 == s->ncols ? 0 : short_ok ? empty_rest(s, i) : -1;
 }
 
 /*
@@ -177,7 +194,7 @@ static int split(struct stream *s)
  * it then), -1 for the wrong number of fields.
  */
 #if defined(__SSE2__)
-static int split_plain(struct stream *s, size_t n)
+static int split_plain(struct stream *s, size_t n, int short_ok)
 {
 	char *line = s->line;
 	const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
@@ -213,10 +230,10 @@ static int split_plain(struct stream *s, size_t n)
 		}
 	}
 	s->flen[i] = (size_t)(line + n - s->field[i]);
-	return i + 1 == s->ncols ? 0 : -1;
+	return i + 1 == s->ncols ? 0 : short_ok ? empty_rest(s, i) : -1;
 }
 #else
-static int split_plain(struct stream *s, size_t n)
+static int split_plain(struct stream *s, size_t n, int short_ok)
 {
 	char *p = s->line, *end = s->line + n;
 	int i = 0;
@@ -237,7 +254,7 @@ static int split_plain(struct stream *s, size_t n)
 			return -1;
 		p = tab + 1;
 	}
-	return i + 1 == s->ncols ? 0 : -1;
+	return i + 1 == s->ncols ? 0 : short_ok ? empty_rest(s, i) : -1;
 }
 #endif
 
@@ -355,6 +372,48 @@ static void note_source(struct stream *s)
 	s->trace = xstrdup(p + 1);
 }
 
+/*
+ * "#dropped\tUID\tSRC...": a row of a lean node stream (tl-tree --lean)
+ * given by its first columns only, the others empty, for the readers that
+ * asked for them; any other reader stops there rather than lose the row.
+ */
+static int dropped_row(struct stream *s, size_t n)
+{
+	if (!s->allow_dropped) {
+		tl_warn("%s:%ld: a row of a lean node stream (tl-tree --lean), which this "
+			"program does not read: give it tl-tree's full node stream",
+			s->name, s->lineno);
+		return STREAM_ERROR;
+	}
+	s->dropped_len = n;
+	return STREAM_DROPPED;
+}
+
+int stream_dropped_fields(struct stream *s)
+{
+	int rc;
+
+	if (!s->dropped_len)
+		return 0;	/* split already */
+	s->line += 9;
+	rc = split_plain(s, s->dropped_len - 9, 1);
+	s->dropped_len = 0;
+	if (rc == -2)
+		rc = split(s, 1);
+	s->verbatim = 0;
+	if (rc < 0) {
+		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
+			s->lineno, s->ncols);
+		return -1;
+	}
+	return 0;
+}
+
+void stream_allow_dropped(struct stream *s)
+{
+	s->allow_dropped = 1;
+}
+
 int stream_next(struct stream *s)
 {
 	ssize_t n = read_line(s);
@@ -370,12 +429,14 @@ int stream_next(struct stream *s)
 	if (s->line[0] == '#') {
 		if (!strncmp(s->line, "#source\t", 8))
 			note_source(s);
+		if (!strncmp(s->line, "#dropped\t", 9))
+			return dropped_row(s, (size_t)n);
 		return STREAM_DIRECTIVE;
 	}
-	rc = split_plain(s, (size_t)n);
+	rc = split_plain(s, (size_t)n, 0);
 	if (rc == -2) {
 		s->verbatim = 0;
-		rc = split(s);
+		rc = split(s, 0);
 	}
 	if (rc < 0) {
 		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,

@@ -26,7 +26,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { STREAM_ERROR = -1, STREAM_EOF = 0, STREAM_ROW = 1, STREAM_DIRECTIVE = 2 };
+enum {
+	STREAM_ERROR = -1, STREAM_EOF = 0, STREAM_ROW = 1, STREAM_DIRECTIVE = 2,
+	STREAM_DROPPED = 3	/* a "#dropped" row: see stream_allow_dropped */
+};
 
 struct stream;
 
@@ -39,6 +42,16 @@ struct stream *stream_open(const char *path, const char *kinds);
 struct stream *stream_open_fp(FILE *fp, const char *name, const char *kinds);
 void stream_close(struct stream *s);
 int stream_next(struct stream *s);
+/*
+ * Hand out the "#dropped" rows of a lean node stream (tl-tree --lean: the
+ * rows no report sheet reads, given by their first columns, uid to dur) as
+ * STREAM_DROPPED.  Without this call such a row is an error: the program
+ * needs every column.  stream_dropped_fields() then cuts the current one
+ * into fields, read like a row's, the columns it does not give empty
+ * (0, or -1 after a message); a reader that needs none of it skips it.
+ */
+void stream_allow_dropped(struct stream *s);
+int stream_dropped_fields(struct stream *s);
 
 const char *stream_kind(const struct stream *s);
 int stream_ncols(const struct stream *s);

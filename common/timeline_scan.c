@@ -504,7 +504,7 @@ static void read_stream(struct scan *s)
 	while ((r = stream_next(s->st)) > 0) {
 		if (r == STREAM_DIRECTIVE)
 			directive(s, stream_line(s->st));
-		else
+		else if (r == STREAM_ROW)
 			row(s);
 	}
 	if (r < 0)
@@ -672,6 +672,8 @@ int timeline_scan_run(const char *path, const struct timeline_scan_opts *o, stru
 	s.st = stream_open(path, "events,nodes");
 	if (!s.st)
 		return TL_EXIT_BAD;
+	/* "#dropped" rows: flows, instants, python frames, never GPU work */
+	stream_allow_dropped(s.st);
 	if (find_columns(&s) < 0) {
 		stream_close(s.st);
 		return TL_EXIT_BAD;

@@ -51,6 +51,10 @@ struct sel {
 	unsigned char tree[TC_N];	/* per tree column: written */
 	int ucol;			/* the uid's field in the lines read back */
 	int split;			/* those lines carry fields not written */
+	/* --lean: rows no sheet reads go out as "#dropped" lines of their
+	 * first nine columns (uid to dur); the columns that decide it */
+	int lean;
+	int c_ph, c_cat, c_corr, c_stream, c_device;
 };
 
 /* One source's worth of rows: its tree and the spool holding its rows. */
@@ -263,6 +267,77 @@ static void put_fields(struct outbuf *ob, const char *line, size_t len, const st
 	}
 }
 
+/* The first fields of a raw (escaped) row, found in one pass. */
+enum { RAW_MAX = 16 };
+struct raw_row {
+	const char *f[RAW_MAX];
+	size_t len[RAW_MAX];
+};
+
+static void raw_split(struct raw_row *r, const char *line, size_t n)
+{
+	const char *p = line, *end = line + n;
+	int k;
+
+	for (k = 0; k < RAW_MAX; k++) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		r->f[k] = p;
+		r->len[k] = (size_t)((tab ? tab : end) - p);
+		if (!tab)
+			break;
+		p = tab + 1;
+	}
+	for (k++; k < RAW_MAX; k++) {
+		r->f[k] = end;
+		r->len[k] = 0;
+	}
+}
+
+static int raw_is(const struct raw_row *r, int k, const char *want)
+{
+	return r->len[k] == strlen(want) && !memcmp(r->f[k], want, r->len[k]);
+}
+
+/*
+ * --lean: whether the row is one no sheet reads (tl-perf's records drop
+ * it: tree_nodes.c), which tl-idle and the others read only by its first
+ * columns: out of the tree and without a parent; a python frame, or an
+ * event of no category the sheets know (flows, instants) but a user
+ * annotation; no correlation, stream or device, and a category (tl-idle
+ * looks for an empty one in extra, the only reader of extra).
+ */
+static int row_is_thin(const struct tree *t, uint32_t i, const struct raw_row *rr,
+		       const struct sel *x)
+{
+	static const char *const known[] = {
+		"cpu_op", "cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy", "gpu_memset",
+	};
+
+	if (i != TREE_NONE && (tree_at(t, i)->parent != TREE_NONE ||
+			       (tree_at(t, i)->flags & TN_TREE)))
+		return 0;
+	if (raw_is(rr, x->c_ph, "M") || rr->len[x->c_corr] || rr->len[x->c_stream] ||
+	    rr->len[x->c_device] || !rr->len[x->c_cat])
+		return 0;
+	if (raw_is(rr, x->c_cat, "python_function"))
+		return 1;
+	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+		if (raw_is(rr, x->c_cat, known[k]))
+			return 0;
+	for (size_t k = 0; k + 15 <= rr->len[x->c_cat]; k++)
+		if (!memcmp(rr->f[x->c_cat] + k, "user_annotation", 15))
+			return 0;
+	return 1;
+}
+
+/* "#dropped" and the row's first nine fields, as they were escaped. */
+static void put_thin(struct outbuf *out, const struct raw_row *r)
+{
+	outbuf_puts(out, "#dropped\t");
+	outbuf_put(out, r->f[0], (size_t)(r->f[8] + r->len[8] - r->f[0]));
+	outbuf_putc(out, '\n');
+}
+
 /* One row read back: its fields and tree columns, unless --tree-rows leaves it out. */
 static void put_row(struct seg *g, struct outbuf *out, const struct sel *x, const char *line,
 		    size_t len, uint32_t *cur)
@@ -276,6 +351,15 @@ static void put_row(struct seg *g, struct outbuf *out, const struct sel *x, cons
 	i = *cur < nr && tree_at(g->t, *cur)->uid == uid ? *cur : TREE_NONE;
 	if (x->tree_rows && (i == TREE_NONE || !(tree_at(g->t, i)->flags & TN_TREE)))
 		return;
+	if (x->lean && (i == TREE_NONE || (tree_at(g->t, i)->parent == TREE_NONE &&
+					    !(tree_at(g->t, i)->flags & TN_TREE)))) {
+		struct raw_row r;
+		raw_split(&r, line, len);
+		if (row_is_thin(g->t, i, &r, x)) {
+			put_thin(out, &r);
+			return;
+		}
+	}
 	if (x->split)
 		put_fields(out, line, len, x);
 	else
@@ -419,6 +503,31 @@ static int sel_name(struct sel *x, const struct stream *s, const char *name, siz
 	return -1;
 }
 
+/*
+ * --lean needs the event stream's own column order, uid to dur first (a
+ * "#dropped" line gives those), and the columns that decide; without them
+ * every row goes out whole.
+ */
+static int lean_columns(struct sel *x, const struct stream *s)
+{
+	static const char *const first[] = {
+		"uid", "src", "ph", "cat", "name", "pid", "tid", "ts", "dur",
+	};
+
+	if (x->ncols < 9)
+		return 0;
+	for (int i = 0; i < 9; i++)
+		if (strcmp(stream_colname(s, i), first[i]))
+			return 0;
+	x->c_ph = 2;
+	x->c_cat = 3;
+	x->c_corr = stream_col(s, "corr");
+	x->c_stream = stream_col(s, "stream");
+	x->c_device = stream_col(s, "device");
+	return x->c_corr >= 0 && x->c_stream >= 0 && x->c_device >= 0 &&
+	       x->c_corr < RAW_MAX && x->c_stream < RAW_MAX && x->c_device < RAW_MAX;
+}
+
 /* What to write; -1 (message printed) on an unknown column. */
 static int sel_init(struct sel *x, const struct stream *s, const struct tree_cols *c,
 		    const struct tree_io_subset *sub, int again)
@@ -437,6 +546,7 @@ static int sel_init(struct sel *x, const struct stream *s, const struct tree_col
 			return -1;
 	}
 	x->in[c->uid] = 1;	/* rows are matched to nodes by uid */
+	x->lean = sub && sub->lean && x->all && lean_columns(x, s);
 	x->split = !x->all && again;
 	x->ucol = c->uid;
 	if (!again)		/* the spool holds the written columns only */

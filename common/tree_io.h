@@ -37,6 +37,12 @@ int tree_io_write_nodes(struct stream *s, const char *path, unsigned flags, int 
 struct tree_io_subset {
 	const char *columns;
 	int tree_rows;
+	/*
+	 * lean (tl-tree --lean, all columns): the rows no sheet reads —
+	 * python frames out of the tree, flows, instants — as "#dropped"
+	 * lines of their first nine columns (tl-stream(5))
+	 */
+	int lean;
 };
 int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int verbose,
 			 const struct tree_io_subset *sub);

@@ -370,7 +370,7 @@ static const char *device_name(struct tree_nodes *ns, const char *l)
 static int read_all(struct tree_nodes *ns, struct stream *s)
 {
 	int col[NCOL], r, sources = 0;
-	size_t metaalloc = 0, v2alloc = 0;
+	size_t metaalloc = 0, v2alloc = 0, kept;
 
 	for (int i = 0; i < NCOL; i++) {
 		col[i] = stream_col(s, colname[i]);
@@ -405,8 +405,18 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 			ns->kid_off = xrealloc(ns->kid_off, st_mult(v2alloc, sizeof(*ns->kid_off)));
 			ns->root_order = xrealloc(ns->root_order, st_mult(v2alloc, sizeof(*ns->root_order)));
 		}
+		if (r == STREAM_DROPPED && stream_dropped_fields(s) < 0)
+			return -1;
+		kept = ns->n;
 		if (read_row(ns, s, col, &metaalloc))
 			return -1;
+		/* a "#dropped" row lacks the columns a kept record reads */
+		if (r == STREAM_DROPPED && ns->n > kept) {
+			tl_warn("%s:%ld: a \"#dropped\" row the sheets read (uid %s): the "
+				"stream is not one tl-tree --lean wrote", stream_name(s),
+				stream_lineno(s), stream_field(s, col[C_UID]));
+			return -1;
+		}
 	}
 	return r < 0 || check_links(ns) < 0 ? -1 : check_loops(ns);
 }
@@ -418,6 +428,7 @@ struct tree_nodes *tree_nodes_read(const char *path)
 
 	if (!s)
 		return NULL;
+	stream_allow_dropped(s);
 	ns = xcalloc(1, sizeof(*ns));
 	ns->drop_t0 = INFINITY;
 	ns->drop_t1 = -INFINITY;

@@ -1,10 +1,10 @@
 #!/bin/sh
 # tl-report runs its programs with glibc's heap in 2 MB pages (its
 # GLIBC_TUNABLES), but tl-perf, its largest process, with glibc's defaults
-# once the node file is over 64 MiB (tl-report(1), ENVIRONMENT): a tl-perf
+# once the node file is over 44 MiB (tl-report(1), ENVIRONMENT): a tl-perf
 # on PATH that notes the GLIBC_TUNABLES it was given, on the owlv2 corpus
-# trace (a 28 MB node file) and on three copies of it made by scale-trace
-# (85 MB); a caller's own GLIBC_TUNABLES is left alone.
+# trace (a 20 MB lean node file) and on three copies of it made by
+# scale-trace (61 MB); a caller's own GLIBC_TUNABLES is left alone.
 . "$TL_SRC/tests/lib.sh"
 
 if ! have_shared; then
@@ -28,13 +28,13 @@ test_expect_success 'setup: a tl-perf that notes its GLIBC_TUNABLES; a 3x trace'
 	chmod +x fake/tl-perf &&
 	"$SHARED/tools/scale-trace" "$trace" 3 big.json.gz >/dev/null 2>&1
 '
-test_expect_success 'a 28 MB node file: tl-perf in 2 MB pages, as the other programs' '
+test_expect_success 'a 20 MB node file: tl-perf in 2 MB pages, as the other programs' '
 	rm -f tunables &&
 	env -u GLIBC_TUNABLES PATH="$PWD/fake:$PATH" tl-report --no-html --no-idle -o small "$trace" >/dev/null 2>&1 &&
 	echo "$huge" >expect &&
 	test_cmp expect tunables
 '
-test_expect_success 'an 85 MB node file: tl-perf with glibc defaults' '
+test_expect_success 'a 61 MB node file: tl-perf with glibc defaults' '
 	rm -f tunables &&
 	env -u GLIBC_TUNABLES PATH="$PWD/fake:$PATH" tl-report --no-html --no-idle -o big big.json.gz >/dev/null 2>&1 &&
 	echo >expect &&

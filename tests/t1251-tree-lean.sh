@@ -1,0 +1,116 @@
+#!/bin/sh
+# tl-tree --lean: the node stream with the rows no report sheet reads cut
+# to "#dropped" lines of their first nine columns.  Which rows, checked
+# against the full node stream cut by an awk of the rule (tl-tree(1)):
+# out of the tree, no parent, not a metadata row, no corr, stream or
+# device, a category, and a python frame or a category the sheets do not
+# know (not a user annotation).  Then the programs that read lean streams
+# (tl-perf, tl-timeline, tl-idle's breakdowns, tl-coll) must write the
+# same bytes from both; the others must refuse a lean stream.
+. "$TL_SRC/tests/lib.sh"
+R=$TL_SRC/tests/t2000-tree-rules.d
+
+# lean_cut FILE: FILE (a full node stream) with the rule's rows cut
+lean_cut() {
+	awk -F'\t' 'BEGIN { OFS = "\t" }
+		NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR <= 2 || /^#/ { print; next }
+		{
+			cat = $c["cat"]
+			thin = $c["parent"] == "" && $c["tree"] != "1" && $3 != "M" &&
+				$c["corr"] == "" && $c["stream"] == "" && $c["device"] == "" && cat != ""
+			known = cat == "cpu_op" || cat == "cuda_runtime" || cat == "cuda_driver" ||
+				cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset"
+			if (thin && (cat == "python_function" ||
+				     (!known && index(cat, "user_annotation") == 0))) {
+				print "#dropped", $1, $2, $3, $4, $5, $6, $7, $8, $9
+				next
+			}
+			print
+		}' "$1"
+}
+
+for ev in rules two; do
+	for py in "" --python; do
+		test_expect_success "$ev $py: --lean is the full stream cut by the rule" '
+			tl-tree $py "$R/$ev.ev" >full &&
+			lean_cut full >want &&
+			tl-tree $py --lean "$R/$ev.ev" >got &&
+			test_cmp want got &&
+			tl-tree $py --lean <"$R/$ev.ev" >got.pipe &&
+			test_cmp want got.pipe
+		'
+	done
+done
+
+test_expect_success 'the rules trace has rows of each kind: cut and kept' '
+	tl-tree --lean "$R/rules.ev" >lean &&
+	grep "^#dropped	" lean | cut -f5 | sort -u >cut.cats &&
+	grep -qx ac2g cut.cats && grep -qx python_function cut.cats &&
+	! grep -q "^#dropped	.*	cpu_op	" lean
+'
+
+# same_sheets: every program that reads lean streams, on the node streams
+# in the files full and lean; their outputs in out.full and out.lean
+same_sheets() {
+	for f in full lean; do
+		rm -rf out.$f && mkdir out.$f || return 1
+		tl-perf --csv -o out.$f --info out.$f/info.csv $f >out.$f/perf.out 2>out.$f/perf.err &&
+		tl-timeline --csv --strip out.$f/strip.csv $f >out.$f/timeline.csv 2>out.$f/timeline.err &&
+		tl-idle -o out.$f/idle $f 2>out.$f/idle.err &&
+		tl-coll --extract -o out.$f/coll --analysis-dir out.$f $f 2>out.$f/coll.err ||
+			return 1
+	done
+	diff -r out.full out.lean
+}
+
+if have_shared; then
+	C=$SHARED/corpus
+	for t in h100-google_owlv2-large-patch14-ensemble__1016001/trace.json.gz \
+		 mi300-gaunernst_bert-small-uncased__1016001/trace.json.gz \
+		 multirank-nccl-a100x4/ranks/rank0.json.gz \
+		 multirank-dlrm-v100x8/ranks/rank3.json.gz \
+		 hta-critical-path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz \
+		 torch_compile_triton/trace.json.gz; do
+		test_expect_success "${t%%/*}: the rule, and the same sheets from both streams" '
+			tl-cat "$C/$t" >ev &&
+			tl-tree ev >full && tl-tree --lean ev >lean &&
+			lean_cut full >want && test_cmp want lean &&
+			same_sheets
+		'
+	done
+	test_expect_success 'owlv2: most rows are cut (flows, instants, python frames)' '
+		tl-cat "$C/h100-google_owlv2-large-patch14-ensemble__1016001/trace.json.gz" >ev &&
+		tl-tree --lean ev >lean &&
+		rows=$(grep -vc "^#" lean) && cut=$(grep -c "^#dropped	" lean) &&
+		test "$cut" -gt "$rows"
+	'
+else
+	test_skip "corpus traces: full and lean streams" "no ../shared/corpus"
+fi
+
+test_expect_success 'programs that need every row refuse a lean stream' '
+	tl-tree --lean "$R/rules.ev" >lean &&
+	test_must_fail tl-diff -o d lean lean 2>err &&
+	grep -q "a row of a lean node stream (tl-tree --lean)" err &&
+	test_must_fail tl-idle --critical-path cp.json -o cp lean 2>err &&
+	grep -q "a row of a lean node stream" err
+'
+
+test_expect_success 'tl-perf refuses a "#dropped" row the sheets would read' '
+	tl-tree --lean "$R/rules.ev" >lean &&
+	awk -F"\t" "BEGIN { OFS = \"\t\" }
+		!done && !/^#/ && NR > 2 && \$4 == \"cpu_op\" {
+			print \"#dropped\", \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8, \$9; done = 1; next }
+		{ print }" lean >bad &&
+	test_must_fail tl-perf --csv -o p bad 2>err &&
+	grep -q "a \"#dropped\" row the sheets read (uid 0)" err
+'
+
+for opt in "--columns uid,name" --tree-rows --pseudo-ops --print; do
+	test_expect_code 2 "--lean goes with the full node stream only: not with $opt" '
+		tl-tree --lean $opt "$R/rules.ev"
+	'
+done
+
+test_done
