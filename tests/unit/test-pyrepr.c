@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "np_stat.h"
+#include "sort.h"
 #include "py_fmt.h"
 #include "py_repr.h"
 #include "tap.h"
@@ -165,10 +166,57 @@ static void test_float_repr(void)
 	tap_ok(bad == 0, "py_float_repr: the fewest digits that read back, 60000 doubles");
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * np_median selects instead of sorting: against the median of a sorted
+ * copy, on arrays of every length to 300 and a few large ones, values
+ * drawn from few (many equal) to many, sorted and reversed inputs too.
+ */
+static void test_median_select(void)
+{
+	static double x[40000], y[40000];
+	unsigned long r = 12345;
+	int bad = 0, tried = 0;
+
+	for (size_t n = 1; n <= 40000; n = n < 300 ? n + 1 : n * 3) {
+		for (int shape = 0; shape < 4; shape++) {
+			unsigned range = shape == 0 ? 3 : shape == 1 ? 1000 : 1u << 30;
+			double want, got;
+			for (size_t i = 0; i < n; i++) {
+				r = r * 6364136223846793005UL + 1442695040888963407UL;
+				x[i] = (double)((r >> 33) % range) / 7.0;
+			}
+			if (shape == 3)	/* sorted, then reversed: a pivot's worst cases */
+				tl_qsort(x, n, sizeof(*x), cmp_d);
+			for (size_t i = 0; shape == 3 && i < n / 2; i++) {
+				double t = x[i];
+				x[i] = x[n - 1 - i];
+				x[n - 1 - i] = t;
+			}
+			for (size_t i = 0; i < n; i++)
+				y[i] = x[i];
+			tl_qsort(y, n, sizeof(*y), cmp_d);
+			want = n % 2 ? y[n / 2] : (0.0 + y[n / 2 - 1] + y[n / 2]) / 2.0;
+			got = np_median(x, n);
+			tried++;
+			if (memcmp(&got, &want, sizeof(got)) && bad++ < 5)
+				printf("# n %zu shape %d: %.17g, want %.17g\n", n, shape, got, want);
+		}
+	}
+	printf("# %d arrays\n", tried);
+	tap_ok(bad == 0, "np_median: the sorted array's middle, selected");
+}
+
 int main(void)
 {
 	test_repr();
 	test_stats();
+	test_median_select();
 	test_float_repr();
 	return tap_done();
 }
