@@ -179,9 +179,12 @@ static int scan(struct extract *x)
 
 	if (find_cols(x) < 0)
 		return -1;
-	while ((st = stream_next(x->s)) > 0)
-		if (st != STREAM_DROPPED && (st == STREAM_DIRECTIVE ? directive(x) : row(x)) < 0)
+	while ((st = stream_next(x->s)) > 0) {
+		if (st == STREAM_DROPPED && stream_dropped_fields(x->s) < 0)
 			return -1;
+		if ((st == STREAM_DIRECTIVE ? directive(x) : row(x)) < 0)
+			return -1;
+	}
 	return st < 0 ? -1 : 0;
 }
 
@@ -197,7 +200,7 @@ int coll_extract(struct coll_rank *r, const char *path, long rank_opt)
 	json_init(&x.j);
 	if (!(x.s = stream_open(path, "events,nodes")))
 		return -1;
-	stream_allow_dropped(x.s);	/* never a collective kernel */
+	stream_allow_dropped(x.s);	/* never a kernel; row() counts host ops */
 	/* tl-nodes 2 adds copies of capture-trace events: TraceLens's
 	 * collective analysis reads the trace as recorded */
 	if (stream_col(x.s, "graft") >= 0) {

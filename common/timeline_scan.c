@@ -502,10 +502,16 @@ static void read_stream(struct scan *s)
 	int r;
 
 	while ((r = stream_next(s->st)) > 0) {
-		if (r == STREAM_DIRECTIVE)
+		if (r == STREAM_DIRECTIVE) {
 			directive(s, stream_line(s->st));
-		else if (r == STREAM_ROW)
-			row(s);
+			continue;
+		}
+		/* a "#dropped" row is no GPU event, but may start a source */
+		if (r == STREAM_DROPPED && stream_dropped_fields(s->st) < 0) {
+			r = STREAM_ERROR;
+			break;
+		}
+		row(s);
 	}
 	if (r < 0)
 		s->rval = TL_EXIT_BAD;
@@ -672,7 +678,7 @@ int timeline_scan_run(const char *path, const struct timeline_scan_opts *o, stru
 	s.st = stream_open(path, "events,nodes");
 	if (!s.st)
 		return TL_EXIT_BAD;
-	/* "#dropped" rows: flows, instants, python frames, never GPU work */
+	/* "#dropped" rows: flows, instants, python frames (no GPU work) */
 	stream_allow_dropped(s.st);
 	if (find_columns(&s) < 0) {
 		stream_close(s.st);
