@@ -89,6 +89,31 @@ else
 	test_skip "corpus traces: full and lean streams" "no ../shared/corpus"
 fi
 
+# A stream without #source lines whose second source holds only rows that
+# are cut, and a host op of the category "python_func" (tl-coll counts
+# those): tl-timeline and tl-coll must see both through the lean stream.
+test_expect_success 'edge rows: a source of cut rows only, a python_func op' '
+	{
+		printf "#tl-events 1\n"
+		sed -n 2p "$R/rules.ev"
+		printf "0\t0\tX\tcpu_op\taten::mm\t1\t1\t0\t10\t\t\t\t\t\t\t\t\t\t\t{}\t\n"
+		printf "1\t0\tX\tkernel\tgemm\t0\t7\t2\t4\t\t\t\t\t7\t\t\t\t\t\t{}\t\n"
+		printf "2\t0\tX\tpython_func\tf.py(1): g\t1\t1\t0\t20\t\t\t\t\t\t\t\t\t\t\t{}\t\n"
+		printf "0\t1\ti\tcpu_instant_event\t[memory]\t1\t1\t5\t\t\t\t\t\t\t\t\t\t\t\t{}\t{\"s\":\"t\"}\n"
+	} >edge.ev &&
+	mkdir -p f l &&
+	tl-tree edge.ev >f/nodes && tl-tree --lean edge.ev >l/nodes &&
+	test "$(grep -c "^#dropped" l/nodes)" = 2 &&
+	for d in f l; do
+		(cd $d &&
+		 { tl-timeline --all-gpu --csv nodes >tl.out 2>tl.err; echo $? >tl.rc; } &&
+		 { tl-coll --extract -o coll nodes 2>coll.err; echo $? >coll.rc; } &&
+		 rm nodes) || return 1
+	done &&
+	diff -r f l &&
+	grep -q "source 1" f/tl.err
+'
+
 test_expect_success 'programs that need every row refuse a lean stream' '
 	tl-tree --lean "$R/rules.ev" >lean &&
 	test_must_fail tl-diff -o d lean lean 2>err &&
