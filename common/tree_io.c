@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "err.h"
 #include "num_parse.h"
@@ -274,19 +277,42 @@ struct raw_row {
 	size_t len[RAW_MAX];
 };
 
+/*
+ * One pass over the row's bytes, 16 at a time with SSE2 (a memchr call a
+ * field cost a tenth of tl-tree --lean's time), until RAW_MAX fields.
+ */
 static void raw_split(struct raw_row *r, const char *line, size_t n)
 {
 	const char *p = line, *end = line + n;
-	int k;
+	size_t at = 0;
+	int k = 0;
 
-	for (k = 0; k < RAW_MAX; k++) {
+	r->f[0] = line;
+#ifdef __SSE2__
+	for (; at + 16 <= n && k < RAW_MAX - 1; at += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(line + at));
+		unsigned tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+		for (; tabs && k < RAW_MAX - 1; tabs &= tabs - 1) {
+			const char *tab = line + at + (size_t)__builtin_ctz(tabs);
+			r->len[k] = (size_t)(tab - r->f[k]);
+			r->f[++k] = tab + 1;
+		}
+	}
+	p = r->f[k];
+	if (p < line + at && k < RAW_MAX - 1)
+		p = line + at;	/* the bytes from at on are not scanned yet */
+#endif
+	while (k < RAW_MAX - 1) {
 		const char *tab = memchr(p, '\t', (size_t)(end - p));
-		r->f[k] = p;
-		r->len[k] = (size_t)((tab ? tab : end) - p);
 		if (!tab)
 			break;
+		r->len[k] = (size_t)(tab - r->f[k]);
+		r->f[++k] = tab + 1;
 		p = tab + 1;
 	}
+	/* the last field found runs to the next tab or the end */
+	p = memchr(r->f[k], '\t', (size_t)(end - r->f[k]));
+	r->len[k] = (size_t)((p ? p : end) - r->f[k]);
 	for (k++; k < RAW_MAX; k++) {
 		r->f[k] = end;
 		r->len[k] = 0;
