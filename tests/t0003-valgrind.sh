@@ -28,6 +28,13 @@ test_expect_success 'tl-cat is valgrind-clean' 'vg tl-cat -o ev.tsv "$trace" && 
 test_expect_success 'tl-tree is valgrind-clean' 'vg tl-tree events.tsv >nodes2.tsv && vg tl-tree --print events.tsv >tree.txt'
 test_expect_success 'tl-timeline is valgrind-clean' 'vg tl-timeline --csv nodes.tsv >tl.csv && vg tl-timeline events.tsv >tl.txt'
 test_expect_success 'tl-perf is valgrind-clean' 'vg tl-perf --csv -o perf nodes.tsv'
+test_expect_success 'a lean node stream and its readers are valgrind-clean' '
+	vg tl-tree --lean events.tsv >lean.tsv &&
+	vg tl-perf --csv -o perf-lean lean.tsv &&
+	vg tl-timeline --csv lean.tsv >tl-lean.csv &&
+	vg tl-idle -o idle-lean lean.tsv &&
+	vg tl-coll --extract -o lean.coll lean.tsv
+'
 if [ -x "$TL_BIN/tl-diff" ]; then
 	test_expect_success 'tl-diff is valgrind-clean' 'vg tl-diff -o diff nodes.tsv nodes.tsv'
 fi
