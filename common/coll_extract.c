@@ -78,6 +78,25 @@ static int read_args(struct extract *x, struct coll_event *e, int *linked)
 	return 0;
 }
 
+static int raw_is(const char *f, size_t n, const char *want)
+{
+	return n == strlen(want) && !memcmp(f, want, n);
+}
+
+/*
+ * A "#dropped" row (tl-tree --lean) that row() would not count or read:
+ * its category, as written, is none of the three it looks at (an escaped
+ * one is none of them either).
+ */
+static int dropped_changes_nothing(struct extract *x)
+{
+	size_t n;
+	const char *cat = stream_dropped_raw(x->s, x->c_cat, &n);
+
+	return cat && !raw_is(cat, n, "cpu_op") && !raw_is(cat, n, "python_func") &&
+	       !raw_is(cat, n, "kernel");
+}
+
 static int row(struct extract *x)
 {
 	const char *cat = stream_field(x->s, x->c_cat);
@@ -180,6 +199,8 @@ static int scan(struct extract *x)
 	if (find_cols(x) < 0)
 		return -1;
 	while ((st = stream_next(x->s)) > 0) {
+		if (st == STREAM_DROPPED && dropped_changes_nothing(x))
+			continue;
 		if (st == STREAM_DROPPED && stream_dropped_fields(x->s) < 0)
 			return -1;
 		if ((st == STREAM_DIRECTIVE ? directive(x) : row(x)) < 0)

@@ -409,6 +409,24 @@ int stream_dropped_fields(struct stream *s)
 	return 0;
 }
 
+const char *stream_dropped_raw(const struct stream *s, int i, size_t *len)
+{
+	const char *p, *end, *tab;
+
+	if (!s->dropped_len || i < 0)
+		return NULL;
+	p = s->line + 9;
+	end = s->line + s->dropped_len;
+	for (; i > 0; i--) {
+		if (!(tab = memchr(p, '\t', (size_t)(end - p))))
+			return NULL;
+		p = tab + 1;
+	}
+	tab = memchr(p, '\t', (size_t)(end - p));
+	*len = (size_t)((tab ? tab : end) - p);
+	return p;
+}
+
 void stream_allow_dropped(struct stream *s)
 {
 	s->allow_dropped = 1;

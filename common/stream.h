@@ -52,6 +52,13 @@ int stream_next(struct stream *s);
  */
 void stream_allow_dropped(struct stream *s);
 int stream_dropped_fields(struct stream *s);
+/*
+ * Before stream_dropped_fields: field i of the current "#dropped" row as
+ * written, TSV escapes not undone (*len bytes, not NUL-terminated), for a
+ * reader that can tell from one or two fields that the row changes
+ * nothing; NULL where the row has no such field.
+ */
+const char *stream_dropped_raw(const struct stream *s, int i, size_t *len);
 
 const char *stream_kind(const struct stream *s);
 int stream_ncols(const struct stream *s);

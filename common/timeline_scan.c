@@ -497,6 +497,28 @@ static int find_columns(struct scan *s)
 	return 0;
 }
 
+static int raw_is(const char *f, size_t n, const char *want)
+{
+	return f && n == strlen(want) && !memcmp(f, want, n);
+}
+
+/*
+ * A "#dropped" row (tl-tree --lean) of the current source that is no GPU
+ * event, in a node stream (no linking to do): row() would only count it.
+ * Told from its raw src and cat, without cutting the row into fields.
+ */
+static int dropped_changes_nothing(struct scan *s)
+{
+	size_t ns, nc;
+	const char *src = stream_dropped_raw(s->st, s->col[C_SRC], &ns);
+	const char *cat = stream_dropped_raw(s->st, s->col[C_CAT], &nc);
+
+	/* a src with an escape is compared once unescaped, by row() */
+	return !s->gl && s->have_cur && raw_is(src, ns, s->cur_src) && !memchr(src, '\\', ns) &&
+	       cat && !raw_is(cat, nc, "kernel") && !raw_is(cat, nc, "gpu_memcpy") &&
+	       !raw_is(cat, nc, "gpu_memset");
+}
+
 static void read_stream(struct scan *s)
 {
 	int r;
@@ -507,6 +529,10 @@ static void read_stream(struct scan *s)
 			continue;
 		}
 		/* a "#dropped" row is no GPU event, but may start a source */
+		if (r == STREAM_DROPPED && dropped_changes_nothing(s)) {
+			s->cur_rows++;
+			continue;
+		}
 		if (r == STREAM_DROPPED && stream_dropped_fields(s->st) < 0) {
 			r = STREAM_ERROR;
 			break;
