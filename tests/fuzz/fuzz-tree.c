@@ -1,8 +1,9 @@
 /*
  * fuzz-tree: tl-tree's event-stream reader and tree builder — the node
- * stream (tree_io_write_nodes, with and without --python) and the text
- * views (--print of every root, --up and --node of a few nodes) — on one
- * event stream (tl-stream(5) tl-events 1).
+ * stream (tree_io_write_subset, with and without --python and --lean,
+ * the rows read again from the file or spooled as from a pipe) and the
+ * text views (--print of every root, --up and --node of a few nodes) — on
+ * one event stream (tl-stream(5) tl-events 1).
  *
  * Dictionary: tsv
  */
@@ -60,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((fd = fuzz_file(data, size, path, sizeof(path))) < 0)
 		return 0;
 	if ((s = stream_open(path, "events"))) {
-		tree_io_write_nodes(s, path, flags, 0);
+		struct tree_io_subset sub = { NULL, 0, (int)(pick >> 4 & 1) };
+		tree_io_write_subset(s, pick & 32 ? NULL : path, flags, 0, &sub);
 		stream_close(s);
 	}
 	views(path, flags, pick);
