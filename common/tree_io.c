@@ -535,6 +535,45 @@ static void keep_line(struct seg *g, struct stream *s, int row, const struct sel
 	}
 }
 
+/*
+ * --lean, spooling: a row the tree keeps no node for is thin or not by its
+ * own fields, so it goes into the spool as the "#dropped" line put_thin
+ * would make of it, written back as it is (a third of the x20 trace's
+ * spool).  Its fields as spool_row would have written them: the row's text
+ * where it has no escapes, else each field escaped.  1 if spooled so.
+ */
+static int spool_thin(struct seg *g, struct stream *s, const struct sel *x)
+{
+	struct raw_row r;
+	const char *text;
+	size_t len;
+
+	for (int k = 0; k < RAW_MAX; k++) {
+		r.f[k] = stream_field(s, k < x->ncols ? k : -1);
+		r.len[k] = stream_field_len(s, k < x->ncols ? k : -1);
+	}
+	if (!row_is_thin(NULL, TREE_NONE, &r, x))
+		return 0;
+	outbuf_puts(g->sp, "#dropped\t");
+	if ((text = stream_row_text(s, &len))) {
+		const char *p = text, *end = text + len, *tab = NULL;
+		for (int k = 0; k < 9 && p; k++) {
+			tab = memchr(p, '\t', (size_t)(end - p));
+			p = tab ? tab + 1 : NULL;
+		}
+		/* up to the ninth tab, or all of a row of nine fields */
+		outbuf_put(g->sp, text, (size_t)((tab ? tab : end) - text));
+	} else {
+		for (int k = 0; k < 9; k++) {
+			if (k)
+				outbuf_putc(g->sp, '\t');
+			outbuf_tsv(g->sp, r.f[k], r.len[k]);
+		}
+	}
+	outbuf_putc(g->sp, '\n');
+	return 1;
+}
+
 /* Marks column name of the --columns list; -1 (message printed) if unknown. */
 static int sel_name(struct sel *x, const struct stream *s, const char *name, size_t n)
 {
@@ -678,6 +717,8 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 			break;
 		}
 		/* a row without a node has tree 0: --tree-rows need not spool it */
+		if (!k && x.lean && !g.again && spool_thin(&g, s, &x))
+			continue;
 		if (k || !x.tree_rows || g.again)
 			keep_line(&g, s, 1, &x);
 	}

@@ -9,6 +9,7 @@
 # same bytes from both; the others must refuse a lean stream.
 . "$TL_SRC/tests/lib.sh"
 R=$TL_SRC/tests/t2000-tree-rules.d
+TEST_DIR=$TL_SRC/tests/t1251-tree-lean.d
 
 # lean_cut FILE: FILE (a full node stream) with the rule's rows cut
 lean_cut() {
@@ -112,6 +113,20 @@ test_expect_success 'edge rows: a source of cut rows only, a python_func op' '
 	done &&
 	diff -r f l &&
 	grep -q "source 1" f/tl.err
+'
+
+# Cut rows are spooled already cut when tl-tree reads a pipe: their fields
+# as written must be those of the rows read again from a file, escapes too
+# (escapes.ev: a python frame named "f.py(1): a\\tb<TAB>c" with escaped
+# args, an instant named "m\\x").
+test_expect_success 'escaped fields in cut rows: spooled as read again' '
+	tl-tree --lean "$TEST_DIR/escapes.ev" >from-file &&
+	tl-tree --lean <"$TEST_DIR/escapes.ev" >from-pipe &&
+	test_cmp from-file from-pipe &&
+	test "$(grep -c "^#dropped" from-file)" = 2 &&
+	grep "^#dropped	1	" from-file | cut -f6 >name &&
+	printf "%s\n" "f.py(1): a\\\\tb\\tc" >want &&
+	test_cmp want name
 '
 
 test_expect_success 'programs that need every row refuse a lean stream' '
