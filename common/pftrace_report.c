@@ -153,7 +153,9 @@ void pftrace_opts_default(struct pftrace_opts *o)
 /* ---------------------------------------------------------------------- */
 /* Python values                                                           */
 
-enum { PYI_OK = 0, PYI_TYPE = -1, PYI_VALUE = -2, PYI_BIG = -3 };
+/* PYI_SUM: the values fit int64 but a difference or sum of them does not
+ * (Python's ints would go on; tl-pftrace stops the report) */
+enum { PYI_OK = 0, PYI_TYPE = -1, PYI_VALUE = -2, PYI_BIG = -3, PYI_SUM = -4 };
 
 /* int(v) */
 static int py_int(const struct json_value *v, int64_t *out)
@@ -303,7 +305,12 @@ static int report_fail(struct pftrace_report *r, int rep, struct ev *e, const ch
 		"HIP activity", "HIP API", "memory copy"
 	};
 
-	if (!r->failed[rep])
+	if (r->failed[rep])
+		;
+	else if (rc == PYI_SUM)
+		tl_warn("%s:%ld: %s report: %s is beyond 64-bit integers; no %s sheets",
+			stream_name(e->s), stream_lineno(e->s), names[rep], what, names[rep]);
+	else
 		tl_warn("%s:%ld: %s report: %s %s, where TraceLens's int() stops; no %s sheets",
 			stream_name(e->s), stream_lineno(e->s), names[rep], what,
 			rc == PYI_TYPE ? "is no number" :
@@ -731,10 +738,14 @@ static void api_time(struct ev *e, struct atime *t)
 			t->what = "args.begin_ns/end_ns";
 			return;
 		}
+		if (__builtin_sub_overflow(ei, bi, &t->d)) {
+			t->err = PYI_SUM;
+			t->what = "args.end_ns - begin_ns";
+			return;
+		}
 		t->have = 1;
 		t->b = bi;
 		t->en = ei;
-		t->d = ei - bi;
 		return;
 	}
 	if (!b || !en || !d) {
@@ -754,7 +765,11 @@ static void api_time(struct ev *e, struct atime *t)
 			t->what = "ts/dur";
 			return;
 		}
-		t->en = t->b + t->d;
+		if (__builtin_add_overflow(t->b, t->d, &t->en)) {
+			t->err = PYI_SUM;
+			t->what = "ts + dur";
+			return;
+		}
 		t->have = 1;
 		return;
 	}
@@ -1654,7 +1669,12 @@ static int packed_cmp(const void *a, const void *b)
 
 static void api_fail(struct pftrace_report *r, long line, const char *what, int rc)
 {
-	if (!r->failed[REP_API])
+	if (r->failed[REP_API])
+		;
+	else if (rc == PYI_SUM)
+		tl_warn("line %ld: HIP API report: %s is beyond 64-bit integers; no HIP API sheets",
+			line, what);
+	else
 		tl_warn("line %ld: HIP API report: %s %s, where TraceLens's int() stops; "
 			"no HIP API sheets", line, what,
 			rc == PYI_TYPE ? "is no number" : rc == PYI_BIG ? "is out of range" :
@@ -1690,7 +1710,7 @@ static void stats5(struct tab *t, int64_t *v, size_t n)
 	if (n % 2)
 		tab_float(t, (double)v[n / 2]);
 	else
-		tab_float(t, (double)(v[n / 2 - 1] + v[n / 2]) / 2.0);
+		tab_float(t, py_mid_int(v[n / 2 - 1], v[n / 2]));
 	tab_int(t, mn);
 	tab_int(t, mx);
 	tab_float(t, n > 1 ? py_pstdev_int(v, n) : 0.0);
@@ -1777,7 +1797,10 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 				dev = ke->dev;
 			else if (ke->dev_kind == 2)
 				dev = (int64_t)r->aidx[ke->agent] - 1;
-			q = ke->t.b - a->t.en;
+			if (__builtin_sub_overflow(ke->t.b, a->t.en, &q)) {
+				api_fail(r, a->line, "the kernel's begin - the API's end", PYI_SUM);
+				goto fail;
+			}
 			xgrow((void **)&p, &palloc, np + 1, sizeof(*p));
 			memset(&p[np], 0, sizeof(*p));
 			p[np].pid = a->pid;
@@ -1790,7 +1813,11 @@ static int api_kernel_summary(struct pftrace_report *r, struct tab *t)
 			p[np].A = a->t.d;
 			p[np].Q = q > 0 ? q : 0;
 			p[np].K = ke->t.d;
-			p[np].T = p[np].A + p[np].Q + p[np].K;
+			if (__builtin_add_overflow(p[np].A, p[np].Q, &p[np].T) ||
+			    __builtin_add_overflow(p[np].T, p[np].K, &p[np].T)) {
+				api_fail(r, a->line, "T = A + Q + K", PYI_SUM);
+				goto fail;
+			}
 			np++;
 		}
 	}

@@ -142,3 +142,12 @@ double py_pstdev_int(const int64_t *x, size_t n)
 	}
 	return y;
 }
+
+/*
+ * Python adds the two ints exactly and divides correctly rounded; the sum
+ * in 128 bits converts to the nearest double, and halving it is exact.
+ */
+double py_mid_int(int64_t a, int64_t b)
+{
+	return (double)((i128)a + b) / 2.0;
+}

@@ -6,6 +6,8 @@
  *	double m = py_mean_int(x, n);     sum(x) / n       (int true division)
  *	double s = py_pstdev_int(x, n);   statistics.pstdev(x): exact fractions,
  *	                                  then the correctly rounded square root
+ *	double m = py_mid_int(a, b);      (a + b) / 2, statistics.median's middle
+ *	                                  of an even count: no int64 overflow
  *
  * Both need n > 0.  Sums beyond 128 bits are not expected (nanosecond
  * durations); they fall back to long double arithmetic.
@@ -18,5 +20,6 @@
 
 double py_mean_int(const int64_t *x, size_t n);
 double py_pstdev_int(const int64_t *x, size_t n);
+double py_mid_int(int64_t a, int64_t b);
 
 #endif

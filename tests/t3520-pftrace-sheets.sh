@@ -74,6 +74,32 @@ test_expect_success 'a value TraceLens cannot int() stops that report only' '
 	test_cmp want got
 '
 
+# Times that fit int64 but whose difference or sum does not (Python's ints
+# would go on): the HIP API report stops, named, the others are written;
+# two kernels of one API at huge times: their median is (a + b) / 2 as
+# Python computes it, not an int64 sum (a fuzzing finding).
+test_expect_success 'HIP API times beyond 64-bit integers stop that report only' '
+	printf "%s\n" "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"hip_api\",\"name\":\"hipLaunchKernel\",\"pid\":1,\"tid\":1,\"args\":{\"corr_id\":1,\"begin_ns\":-9000000000000000000,\"end_ns\":9000000000000000000}}," \
+		"{\"ph\":\"X\",\"cat\":\"kernel_dispatch\",\"name\":\"k\",\"pid\":2,\"tid\":1,\"ts\":1,\"dur\":4,\"args\":{\"corr_id\":1}}]}" >sum.json &&
+	tl-cat sum.json >ev &&
+	test_must_fail tl-pftrace --csv -o sum ev 2>err &&
+	grep -q "HIP API report: args.end_ns - begin_ns is beyond 64-bit integers; no HIP API sheets" err &&
+	! test -e sum/api_kernel_summary.csv
+'
+test_expect_success 'the median of two huge API times is Python'"'"'s (a + b) / 2' '
+	printf "%s\n" "{\"traceEvents\":[" \
+		"{\"ph\":\"X\",\"cat\":\"hip_api\",\"name\":\"hipLaunchKernel\",\"pid\":1,\"tid\":1,\"args\":{\"corr_id\":1,\"begin_ns\":0,\"end_ns\":6030055555554959550}}," \
+		"{\"ph\":\"X\",\"cat\":\"kernel_dispatch\",\"name\":\"k\",\"pid\":2,\"tid\":1,\"args\":{\"corr_id\":1,\"begin_ns\":0,\"end_ns\":1}}," \
+		"{\"ph\":\"X\",\"cat\":\"hip_api\",\"name\":\"hipLaunchKernel\",\"pid\":1,\"tid\":1,\"args\":{\"corr_id\":2,\"begin_ns\":0,\"end_ns\":6030055555554959550}}," \
+		"{\"ph\":\"X\",\"cat\":\"kernel_dispatch\",\"name\":\"k\",\"pid\":2,\"tid\":1,\"args\":{\"corr_id\":2,\"begin_ns\":0,\"end_ns\":1}}]}" >mid.json &&
+	tl-cat mid.json >ev &&
+	tl-pftrace --csv -o mid ev &&
+	python3 -c "a = 6030055555554959550; print(repr((a + a) / 2))" >want 2>/dev/null ||
+		echo 6.030055555554959e+18 >want &&
+	sed -n 2p mid/api_kernel_summary.csv | cut -d, -f12 >got &&
+	test_cmp want got
+'
+
 test_expect_code 2 'a Python regex tl cannot run is a usage error' \
 	'tl-pftrace --exclude_kernel_regex "(?<=x)y" -o o /dev/null'
 test_expect_code 2 'an unknown choice is a usage error' \

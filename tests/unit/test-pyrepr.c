@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "np_stat.h"
+#include "py_stat.h"
 #include "sort.h"
 #include "py_fmt.h"
 #include "py_repr.h"
@@ -82,6 +83,14 @@ static void test_stats(void)
 	num(np_median(d, 17), "5.792", "np.median odd");
 	num(np_median(even, 4), "2.5", "np.median even");
 	num(np_median(small, 3), "2.0", "np.median small");
+	/* statistics.median's middle of two ints: Python's (a + b) / 2 */
+	num(py_mid_int(INT64_C(6030055555554959550), INT64_C(6030055555554959550)),
+	    "6.030055555554959e+18", "(a + b) / 2 past int64");
+	num(py_mid_int(INT64_MAX, INT64_MAX - 1), "9.223372036854776e+18", "(a + b) / 2 at INT64_MAX");
+	num(py_mid_int(INT64_MIN, INT64_MIN + 1), "-9.223372036854776e+18", "(a + b) / 2 at INT64_MIN");
+	num(py_mid_int(INT64_C(9007199254740993), INT64_C(9007199254740994)), "9007199254740994.0",
+	    "(a + b) / 2 rounded once, as Python");
+	num(py_mid_int(3, 4), "3.5", "(3 + 4) / 2");
 	num(pd_std(small, 3), "1.0", "pandas std ddof=1");
 	tap_ok(isnan(pd_std(small, 1)), "pandas std of one value is NaN");
 	/* [0,5) and [5,7) touch and merge: 7 + 10 + 1 */
