@@ -580,6 +580,16 @@ static long agent_index(struct pftrace_report *r, const struct json_value *v, ui
 /* ---------------------------------------------------------------------- */
 /* HIP activity                                                            */
 
+/* the overlap sweep takes ts + dur of every event: it must fit */
+static int act_end_fits(struct pftrace_report *r, struct ev *e, int64_t ts, int64_t dur)
+{
+	int64_t end;
+
+	if (__builtin_add_overflow(ts, dur, &end))
+		return report_fail(r, REP_ACT, e, "ts + dur", PYI_SUM);
+	return 0;
+}
+
 /* pftrace_hip_activity_analysis.extract_time_ns; <0: failed */
 static int act_time(struct pftrace_report *r, struct ev *e, int64_t *ts, int64_t *dur)
 {
@@ -593,7 +603,7 @@ static int act_time(struct pftrace_report *r, struct ev *e, int64_t *ts, int64_t
 			return report_fail(r, REP_ACT, e, "args.begin_ns", rc);
 		if ((rc = py_int(d, dur)) < 0)
 			return report_fail(r, REP_ACT, e, "args.delta_ns", rc);
-		return 0;
+		return act_end_fits(r, e, *ts, *dur);
 	}
 	t = field(e, "ts");
 	u = field(e, "dur");
@@ -605,7 +615,7 @@ static int act_time(struct pftrace_report *r, struct ev *e, int64_t *ts, int64_t
 		if (__builtin_mul_overflow(*ts, 1000, ts) || __builtin_mul_overflow(*dur, 1000, dur))
 			return report_fail(r, REP_ACT, e, "ts", PYI_BIG);
 	}
-	return 0;
+	return act_end_fits(r, e, *ts, *dur);
 }
 
 static int64_t safe_int(const struct json_value *v)

@@ -86,6 +86,12 @@ test_expect_success 'HIP API times beyond 64-bit integers stop that report only'
 	grep -q "HIP API report: args.end_ns - begin_ns is beyond 64-bit integers; no HIP API sheets" err &&
 	! test -e sum/api_kernel_summary.csv
 '
+test_expect_success 'an activity ts + dur beyond 64-bit integers stops that report only' '
+	printf "%s\n" "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"args\":{\"agent\":\"g\",\"begin_ns\":9000000000000000000,\"delta_ns\":9000000000000000000}}]}" >end.json &&
+	tl-cat end.json >ev &&
+	test_must_fail tl-pftrace --csv -o end ev 2>err &&
+	grep -q "HIP activity report: ts + dur is beyond 64-bit integers; no HIP activity sheets" err
+'
 test_expect_success 'the median of two huge API times is Python'"'"'s (a + b) / 2' '
 	printf "%s\n" "{\"traceEvents\":[" \
 		"{\"ph\":\"X\",\"cat\":\"hip_api\",\"name\":\"hipLaunchKernel\",\"pid\":1,\"tid\":1,\"args\":{\"corr_id\":1,\"begin_ns\":0,\"end_ns\":6030055555554959550}}," \
