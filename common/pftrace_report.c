@@ -98,6 +98,7 @@ struct pftrace_report {
 	size_t nagents, agents_alloc, gpu_alloc;
 
 	/* HIP activity */
+	uint64_t act_dur_sum;		/* of the durations kept: all its sums fit */
 	struct kevs *comp, *comm;	/* per GPU */
 	uint32_t *xkey;			/* xla_agg in insertion order */
 	int64_t *xns, *xcnt;
@@ -580,13 +581,21 @@ static long agent_index(struct pftrace_report *r, const struct json_value *v, ui
 /* ---------------------------------------------------------------------- */
 /* HIP activity                                                            */
 
-/* the overlap sweep takes ts + dur of every event: it must fit */
+/*
+ * The overlap sweep takes ts + dur of every event, and the sheets add up
+ * durations (per category, kernel, API; overlaps are parts of them): with
+ * ts + dur and the sum of all kept (positive) durations within int64,
+ * every one of those fits.
+ */
 static int act_end_fits(struct pftrace_report *r, struct ev *e, int64_t ts, int64_t dur)
 {
 	int64_t end;
 
 	if (__builtin_add_overflow(ts, dur, &end))
 		return report_fail(r, REP_ACT, e, "ts + dur", PYI_SUM);
+	if (dur > 0 && (__builtin_add_overflow(r->act_dur_sum, (uint64_t)dur, &r->act_dur_sum) ||
+			r->act_dur_sum > (uint64_t)INT64_MAX))
+		return report_fail(r, REP_ACT, e, "the sum of the durations", PYI_SUM);
 	return 0;
 }
 

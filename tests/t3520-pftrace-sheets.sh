@@ -92,6 +92,13 @@ test_expect_success 'an activity ts + dur beyond 64-bit integers stops that repo
 	test_must_fail tl-pftrace --csv -o end ev 2>err &&
 	grep -q "HIP activity report: ts + dur is beyond 64-bit integers; no HIP activity sheets" err
 '
+test_expect_success 'activity durations adding up beyond 64-bit integers stop that report' '
+	printf "%s\n" "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"args\":{\"agent\":\"g\",\"begin_ns\":0,\"delta_ns\":5000000000000000000}}," \
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"args\":{\"agent\":\"g\",\"begin_ns\":0,\"delta_ns\":5000000000000000000}}]}" >sum2.json &&
+	tl-cat sum2.json >ev &&
+	test_must_fail tl-pftrace --csv -o sum2 ev 2>err &&
+	grep -q "HIP activity report: the sum of the durations is beyond 64-bit integers" err
+'
 test_expect_success 'the median of two huge API times is Python'"'"'s (a + b) / 2' '
 	printf "%s\n" "{\"traceEvents\":[" \
 		"{\"ph\":\"X\",\"cat\":\"hip_api\",\"name\":\"hipLaunchKernel\",\"pid\":1,\"tid\":1,\"args\":{\"corr_id\":1,\"begin_ns\":0,\"end_ns\":6030055555554959550}}," \
