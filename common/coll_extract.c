@@ -78,23 +78,15 @@ static int read_args(struct extract *x, struct coll_event *e, int *linked)
 	return 0;
 }
 
-static int raw_is(const char *f, size_t n, const char *want)
-{
-	return n == strlen(want) && !memcmp(f, want, n);
-}
-
 /*
  * A "#dropped" row (tl-tree --lean) that row() would not count or read:
- * its category, as written, is none of the three it looks at (an escaped
- * one is none of them either).
+ * its category is none of the three it looks at.
  */
 static int dropped_changes_nothing(struct extract *x)
 {
-	size_t n;
-	const char *cat = stream_dropped_raw(x->s, x->c_cat, &n);
-
-	return cat && !raw_is(cat, n, "cpu_op") && !raw_is(cat, n, "python_func") &&
-	       !raw_is(cat, n, "kernel");
+	return !stream_dropped_is(x->s, x->c_cat, "cpu_op") &&
+	       !stream_dropped_is(x->s, x->c_cat, "python_func") &&
+	       !stream_dropped_is(x->s, x->c_cat, "kernel");
 }
 
 static int row(struct extract *x)

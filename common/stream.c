@@ -409,22 +409,28 @@ int stream_dropped_fields(struct stream *s)
 	return 0;
 }
 
-const char *stream_dropped_raw(const struct stream *s, int i, size_t *len)
+int stream_dropped_is(const struct stream *s, int i, const char *want)
 {
 	const char *p, *end, *tab;
+	size_t n = strlen(want);
 
-	if (!s->dropped_len || i < 0)
-		return NULL;
+	if (!s->dropped_len)	/* cut already */
+		return stream_field_len(s, i) == n && !memcmp(stream_field(s, i), want, n);
+	/* a value with such a byte is written escaped: compare it unescaped */
+	if (strpbrk(want, "\\\t\n\r"))
+		return -1;
 	p = s->line + 9;
 	end = s->line + s->dropped_len;
-	for (; i > 0; i--) {
-		if (!(tab = memchr(p, '\t', (size_t)(end - p))))
-			return NULL;
-		p = tab + 1;
+	for (; i > 0 && p; i--) {
+		tab = memchr(p, '\t', (size_t)(end - p));
+		p = tab ? tab + 1 : NULL;
 	}
+	if (!p || i < 0)	/* a field the row does not give: empty */
+		return n == 0;
 	tab = memchr(p, '\t', (size_t)(end - p));
-	*len = (size_t)((tab ? tab : end) - p);
-	return p;
+	/* as written equal to a text without escapable bytes: the same value;
+	 * written otherwise, its value holds such a byte or differs */
+	return (size_t)((tab ? tab : end) - p) == n && !memcmp(p, want, n);
 }
 
 void stream_allow_dropped(struct stream *s)

@@ -53,12 +53,13 @@ int stream_next(struct stream *s);
 void stream_allow_dropped(struct stream *s);
 int stream_dropped_fields(struct stream *s);
 /*
- * Before stream_dropped_fields: field i of the current "#dropped" row as
- * written, TSV escapes not undone (*len bytes, not NUL-terminated), for a
- * reader that can tell from one or two fields that the row changes
- * nothing; NULL where the row has no such field.
+ * Whether field i of the current "#dropped" row is want (1) or not (0),
+ * without cutting the row into fields: for a reader that can tell from one
+ * or two fields that the row changes nothing.  A field the row does not
+ * give is empty.  -1 where want holds a byte TSV escapes (the row must be
+ * cut to tell).
  */
-const char *stream_dropped_raw(const struct stream *s, int i, size_t *len);
+int stream_dropped_is(const struct stream *s, int i, const char *want);
 
 const char *stream_kind(const struct stream *s);
 int stream_ncols(const struct stream *s);

@@ -497,11 +497,6 @@ static int find_columns(struct scan *s)
 	return 0;
 }
 
-static int raw_is(const char *f, size_t n, const char *want)
-{
-	return f && n == strlen(want) && !memcmp(f, want, n);
-}
-
 /*
  * A "#dropped" row (tl-tree --lean) of the current source that is no GPU
  * event, in a node stream (no linking to do): row() would only count it.
@@ -509,14 +504,10 @@ static int raw_is(const char *f, size_t n, const char *want)
  */
 static int dropped_changes_nothing(struct scan *s)
 {
-	size_t ns, nc;
-	const char *src = stream_dropped_raw(s->st, s->col[C_SRC], &ns);
-	const char *cat = stream_dropped_raw(s->st, s->col[C_CAT], &nc);
-
-	/* a src with an escape is compared once unescaped, by row() */
-	return !s->gl && s->have_cur && raw_is(src, ns, s->cur_src) && !memchr(src, '\\', ns) &&
-	       cat && !raw_is(cat, nc, "kernel") && !raw_is(cat, nc, "gpu_memcpy") &&
-	       !raw_is(cat, nc, "gpu_memset");
+	return !s->gl && s->have_cur && stream_dropped_is(s->st, s->col[C_SRC], s->cur_src) == 1 &&
+	       !stream_dropped_is(s->st, s->col[C_CAT], "kernel") &&
+	       !stream_dropped_is(s->st, s->col[C_CAT], "gpu_memcpy") &&
+	       !stream_dropped_is(s->st, s->col[C_CAT], "gpu_memset");
 }
 
 static void read_stream(struct scan *s)

@@ -252,9 +252,46 @@ static void test_row_text_escapes(void)
 	tap_ok(bad == 0, "stream_row_text: a row as read exactly when outbuf_tsv keeps its bytes");
 }
 
+/*
+ * "#dropped" rows: refused unless asked for; stream_dropped_is on the row
+ * as written, against the fields once cut (absent ones empty).
+ */
+static void test_dropped(void)
+{
+	static const char text[] =
+		"#tl-nodes 1\n"
+		"uid\tsrc\tcat\tname\tts\n"
+		"#dropped\t0\t1\tac2g\ta\\tb\n"
+		"#dropped\t1\t1\n";
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	struct stream *s = stream_open_fp(fp, "mem", "nodes");
+	int ok;
+
+	tap_ok(stream_next(s) == STREAM_ERROR, "a \"#dropped\" row stops a reader that did not ask");
+	stream_close(s);
+	fp = fmemopen((void *)text, strlen(text), "r");
+	s = stream_open_fp(fp, "mem", "nodes");
+	stream_allow_dropped(s);
+	ok = stream_next(s) == STREAM_DROPPED;
+	ok &= stream_dropped_is(s, 2, "ac2g") == 1 && stream_dropped_is(s, 2, "ac2") == 0;
+	ok &= stream_dropped_is(s, 1, "1") == 1 && stream_dropped_is(s, 4, "") == 1;
+	ok &= stream_dropped_is(s, 3, "a\tb") == -1 && stream_dropped_is(s, 3, "a") == 0;
+	ok &= stream_dropped_is(s, -1, "") == 1;
+	ok &= stream_dropped_fields(s) == 0 && !strcmp(stream_field(s, 3), "a\tb") &&
+	      !strcmp(stream_field(s, 4), "") && stream_dropped_is(s, 3, "a\tb") == 1;
+	ok &= stream_next(s) == STREAM_DROPPED && stream_dropped_is(s, 2, "") == 1 &&
+	      stream_dropped_is(s, 2, "ac2g") == 0;
+	ok &= stream_dropped_fields(s) == 0 && !strcmp(stream_field(s, 1), "1") &&
+	      !strcmp(stream_field(s, 2), "");
+	tap_ok(ok, "\"#dropped\" rows: fields as written and cut, absent ones empty");
+	tap_ok(stream_next(s) == STREAM_EOF, "then the end");
+	stream_close(s);
+}
+
 int main(void)
 {
 	tl_set_progname("test-stream");
+	test_dropped();
 	test_round_trip(1);
 	test_round_trip(0);
 	test_lengths();
