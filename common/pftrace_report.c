@@ -300,23 +300,24 @@ static void str_or_empty(struct ev *e, const char *key, struct pystr *ps)
 	}
 }
 
+/* What is wrong with a value py_int() or a sum refused, for messages. */
+static const char *py_fail_why(int rc)
+{
+	return rc == PYI_TYPE ? "is no number, where TraceLens's int() stops" :
+	       rc == PYI_BIG ? "is out of range, where TraceLens's int() stops" :
+	       rc == PYI_SUM ? "is beyond 64-bit integers" :
+	       "is no integer, where TraceLens's int() stops";
+}
+
 static int report_fail(struct pftrace_report *r, int rep, struct ev *e, const char *what, int rc)
 {
 	static const char *const names[NREP] = {
 		"HIP activity", "HIP API", "memory copy"
 	};
 
-	if (r->failed[rep])
-		;
-	else if (rc == PYI_SUM)
-		tl_warn("%s:%ld: %s report: %s is beyond 64-bit integers; no %s sheets",
-			stream_name(e->s), stream_lineno(e->s), names[rep], what, names[rep]);
-	else
-		tl_warn("%s:%ld: %s report: %s %s, where TraceLens's int() stops; no %s sheets",
-			stream_name(e->s), stream_lineno(e->s), names[rep], what,
-			rc == PYI_TYPE ? "is no number" :
-			rc == PYI_BIG ? "is out of range" : "is no integer",
-			names[rep]);
+	if (!r->failed[rep])
+		tl_warn("%s:%ld: %s report: %s %s; no %s sheets", stream_name(e->s),
+			stream_lineno(e->s), names[rep], what, py_fail_why(rc), names[rep]);
 	r->failed[rep] = 1;
 	return -1;
 }
@@ -1688,16 +1689,9 @@ static int packed_cmp(const void *a, const void *b)
 
 static void api_fail(struct pftrace_report *r, long line, const char *what, int rc)
 {
-	if (r->failed[REP_API])
-		;
-	else if (rc == PYI_SUM)
-		tl_warn("line %ld: HIP API report: %s is beyond 64-bit integers; no HIP API sheets",
-			line, what);
-	else
-		tl_warn("line %ld: HIP API report: %s %s, where TraceLens's int() stops; "
-			"no HIP API sheets", line, what,
-			rc == PYI_TYPE ? "is no number" : rc == PYI_BIG ? "is out of range" :
-			"is no integer");
+	if (!r->failed[REP_API])
+		tl_warn("line %ld: HIP API report: %s %s; no HIP API sheets", line, what,
+			py_fail_why(rc));
 	r->failed[REP_API] = 1;
 }
 
