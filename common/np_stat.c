@@ -132,25 +132,25 @@ static void select_kth(double *x, size_t n, size_t k)
  */
 double np_median(double *x, size_t n)
 {
-	size_t k = n / 2;
+	size_t k = n / 2, i;
 	double below;
 
 	if (!n)
 		return NAN;
-	for (size_t i = 0; i < n; i++)
-		if (isnan(x[i]) || (x[i] == 0 && signbit(x[i]))) {
-			tl_qsort(x, n, sizeof(*x), np_cmp_double);
-			if (n % 2)
-				return x[k];
-			return (0.0 + x[k - 1] + x[k]) / 2.0;
-		}
-	select_kth(x, n, k);
+	for (i = 0; i < n; i++)
+		if (isnan(x[i]) || (x[i] == 0 && signbit(x[i])))
+			break;
+	if (i < n)
+		tl_qsort(x, n, sizeof(*x), np_cmp_double);
+	else
+		select_kth(x, n, k);
 	if (n % 2)
 		return x[k];
-	below = x[0];
-	for (size_t i = 1; i < k; i++)
-		if (x[i] > below)
-			below = x[i];
+	/* sorted: the one before; selected: the largest before */
+	below = x[k - 1];
+	for (size_t j = 0; i == n && j + 1 < k; j++)
+		if (x[j] > below)
+			below = x[j];
 	/* numpy takes the mean of the two middle values: (0 + a + b) / 2 */
 	return (0.0 + below + x[k]) / 2.0;
 }
