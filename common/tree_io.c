@@ -554,21 +554,16 @@ static int spool_thin(struct seg *g, struct stream *s, const struct sel *x)
 	}
 	if (!row_is_thin(NULL, TREE_NONE, &r, x))
 		return 0;
-	outbuf_puts(g->sp, "#dropped\t");
 	if ((text = stream_row_text(s, &len))) {
-		const char *p = text, *end = text + len, *tab = NULL;
-		for (int k = 0; k < 9 && p; k++) {
-			tab = memchr(p, '\t', (size_t)(end - p));
-			p = tab ? tab + 1 : NULL;
-		}
-		/* up to the ninth tab, or all of a row of nine fields */
-		outbuf_put(g->sp, text, (size_t)((tab ? tab : end) - text));
-	} else {
-		for (int k = 0; k < 9; k++) {
-			if (k)
-				outbuf_putc(g->sp, '\t');
-			outbuf_tsv(g->sp, r.f[k], r.len[k]);
-		}
+		raw_split(&r, text, len);
+		put_thin(g->sp, &r);
+		return 1;
+	}
+	outbuf_puts(g->sp, "#dropped\t");
+	for (int k = 0; k < 9; k++) {
+		if (k)
+			outbuf_putc(g->sp, '\t');
+		outbuf_tsv(g->sp, r.f[k], r.len[k]);
 	}
 	outbuf_putc(g->sp, '\n');
 	return 1;
