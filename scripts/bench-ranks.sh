@@ -4,7 +4,8 @@
 # ranks made with ../shared/tools/make-ranks from the corpus's A100 trace
 # (40,573 events, 8.7 MB of JSON each; made once, cached in
 # ${TL_BENCH_DIR:-$HOME/.cache/tl-bench}/a100-ranks64 as scripts/bench.sh
-# makes it), on GNU parallel and on xargs -P, and the reduce alone; beside
+# makes it), on xargs -P (the default engine) and on GNU parallel
+# (--parallel), and the reduce alone; beside
 # the same job done with TraceLens's CLIs (its perf report on each rank,
 # then its collective report).  TraceLens is run when TL_BENCH_TRACELENS=1
 # and ../shared/tools/oracle is set up (minutes); otherwise the figures
@@ -14,6 +15,13 @@
 # Targets: the whole job >= 30x faster than TraceLens's (<= 4 s on 2
 # cores), the reduce under 1 s.  CPU seconds are printed too: on a shared
 # machine wall time also counts waiting for a core.
+#
+# The job makes and deletes about 2,000 files.  On this machine's root file
+# system (ext4 without a journal) a file made within minutes of many
+# deletions costs more (the kernel skips inodes freed recently): runs of
+# the job back to back took 4.4-4.6 s where the first took 3.6 s, so a
+# figure for the README is one run after a few quiet minutes, or one on a
+# file system made for it (TMPDIR on it: the job's folders go there too).
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TL_BIN:-$src/bin}
@@ -55,17 +63,15 @@ cat "$r64"/rank*.json.gz >/dev/null	# the page cache, as for every later run
 echo "tl-ranks -j $jobs on 64 ranks of the A100 trace ($mb MB of JSON, about $events events a rank), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 row() { printf '%-44s %8s s wall %8s s cpu   %s\n' "$1" "$2" "$3" "${4:-}"; }
+t xargs sh "$src/scripts/tl-ranks" -j "$jobs" -o "$tmp/jobx" --trace-dir "$r64"
+row "tl-ranks (xargs -P, the default; all 64 reports + collectives)" "$(wall xargs)" "$(cpu xargs)"
 if command -v parallel >/dev/null 2>&1; then
-	t par sh "$src/scripts/tl-ranks" -j "$jobs" -o "$tmp/job" --trace-dir "$r64"
-	row "tl-ranks, GNU parallel (all 64 reports + collectives)" "$(wall par)" "$(cpu par)"
-	best=$(wall par)
+	t par sh "$src/scripts/tl-ranks" --parallel -j "$jobs" -o "$tmp/job" --trace-dir "$r64"
+	row "tl-ranks --parallel (GNU parallel), the same" "$(wall par)" "$(cpu par)"
 else
-	echo "(GNU parallel is not installed: that row skipped)"
+	echo "(GNU parallel is not installed: the --parallel row skipped)"
 fi
-t xargs sh "$src/scripts/tl-ranks" --xargs -j "$jobs" -o "$tmp/jobx" --trace-dir "$r64"
-row "tl-ranks, xargs -P (all 64 reports + collectives)" "$(wall xargs)" "$(cpu xargs)"
-best=${best:-$(wall xargs)}
-best=$(printf '%s\n%s\n' "$best" "$(wall xargs)" | sort -n | head -n 1)
+best=$(wall xargs)
 t reduce sh "$src/scripts/tl-ranks" --reduce "$tmp/jobx"
 row "  the reduce alone (tl-coll, ranks.csv, report.md)" "$(wall reduce)" "$(cpu reduce)"
 one=$(ls "$r64"/rank1.json.gz)

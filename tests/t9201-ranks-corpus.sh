@@ -1,6 +1,6 @@
 #!/bin/sh
-# tl-ranks on the corpus's two multi-rank sets, on GNU parallel and on
-# xargs -P: the same bytes either way; the collective sheets pass
+# tl-ranks on the corpus's two multi-rank sets, on xargs -P (the default
+# engine) and on GNU parallel (--parallel): the same bytes either way; the collective sheets pass
 # TraceLens's references; ranks.csv agrees with TraceLens's own
 # straggler_summary.csv and gpu_timeline.csv; the straggler is the rank
 # make-ranks made late (A100 set: --straggler 2) or the one TraceLens
@@ -24,13 +24,13 @@ for set in multirank-dlrm-v100x8 multirank-nccl-a100x4; do
 	i=0
 	while [ $i -lt "$n" ]; do list="$list $C/ranks/rank$i.json.gz"; i=$((i + 1)); done
 	mkdir -p "$set/xargs" "$set/parallel"
-	test_expect_success "$set: tl-ranks -j 2 on xargs -P" '
-		(cd $set/xargs && tl-ranks --xargs -j 2 -o job $list >out 2>err) &&
+	test_expect_success "$set: tl-ranks -j 2 (xargs -P, the default engine)" '
+		(cd $set/xargs && tl-ranks -j 2 -o job $list >out 2>err) &&
 		test "$(cat $set/xargs/out)" = job
 	'
 	if [ -n "$have_parallel" ]; then
-		test_expect_success "$set: tl-ranks -j 2 on GNU parallel: the same bytes" '
-			(cd $set/parallel && tl-ranks -j 2 -o job $list >out 2>err) &&
+		test_expect_success "$set: tl-ranks --parallel -j 2 (GNU parallel): the same bytes" '
+			(cd $set/parallel && tl-ranks --parallel -j 2 -o job $list >out 2>err) &&
 			diff -r -x .tl-ranks $set/xargs/job $set/parallel/job
 		'
 	else
@@ -101,7 +101,7 @@ streaming() {
 			"$TL_SRC/share/tl/sample/trace.json" >trace$i.json
 	done
 	for i in 1 2 3; do mv trace$i.json rank$i.json; done
-	x=; [ "$engine" = xargs ] && x=--xargs
+	x=; [ "$engine" = parallel ] && x=--parallel
 	(tl-ranks $x -j 2 -o job rank0.json rank1.json rank2.json rank3.json >out 2>err; echo $? >rc) &
 	bg=$!
 	i=0

@@ -17,7 +17,8 @@ mkrank1() {
 mkdir -p in
 cp "$sample" in/rank0.json
 mkrank1 >in/rank1.json
-# the jobs run on xargs -P here (less start-up time); t9201 runs both engines
+# the jobs name xargs -P (the default engine) with --xargs here; t9201
+# runs both engines
 
 test_expect_success 'a list of two ranks: the job report layout' '
 	tl-ranks --xargs -j 2 -o job in/rank0.json in/rank1.json >out 2>err &&
@@ -173,7 +174,28 @@ test_expect_code 2 '--wait without --slurm' 'tl-ranks -o x --wait in/rank0.json'
 test_expect_code 2 '--slurm with --sshlogin' 'tl-ranks -o x --slurm -S host in/rank0.json'
 test_expect_code 2 '-j 0' 'tl-ranks -j 0 -o x in/rank0.json'
 test_expect_code 2 '--xargs with --slurm' 'tl-ranks --xargs --slurm -o x in/rank0.json'
+test_expect_code 2 '--xargs with --parallel' 'tl-ranks --xargs --parallel -o x in/rank0.json'
+test_expect_code 2 '--parallel with --slurm' 'tl-ranks --parallel --slurm -o x in/rank0.json'
 test_expect_code 2 'an unknown option' 'tl-ranks --bogus -o x in/rank0.json'
 test_expect_code 2 'a --rank-regex that is not one' 'tl-ranks -o x --trace-dir tdir --rank-regex "rank(("'
+
+# On a terminal the default engine (xargs) draws a progress line once a
+# second: rank 0's trace is a fifo, so the job waits, one of two ranks
+# done, until the test writes it (script(1) gives tl-ranks a terminal).
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'a terminal gets a progress line: ranks reported of all' '
+		mkdir prog && mkfifo prog/rank0.json && cp in/rank1.json prog/ &&
+		(script -qefc "tl-ranks -j 2 -o prog/job prog/rank0.json prog/rank1.json" prog/tty >/dev/null; echo $? >prog/rc) &
+		i=0
+		while [ $i -lt 600 ] && ! grep -q "tl-ranks: 1 of 2 ranks reported" prog/tty 2>/dev/null; do
+			sleep 0.1; i=$((i + 1))
+		done
+		timeout 120 sh -c "cat in/rank0.json >prog/rank0.json" && wait &&
+		grep -q "tl-ranks: 1 of 2 ranks reported" prog/tty &&
+		echo 0 >want && test_cmp want prog/rc && test -f prog/job/report.md
+	'
+else
+	test_skip 'a terminal gets a progress line' 'script(1) (util-linux) is not installed'
+fi
 test_expect_code 0 '-h prints the usage' 'tl-ranks -h >h && grep -q "^usage: tl-ranks" h'
 test_done
