@@ -28,6 +28,7 @@
 #include "py_fmt.h"
 #include "stream.h"
 #include "tree.h"
+#include "tree_nodes.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -320,41 +321,45 @@ static void raw_split(struct raw_row *r, const char *line, size_t n)
 	}
 }
 
-static int raw_is(const struct raw_row *r, int k, const char *want)
+/*
+ * Whether a field was escaped in the stream: a backslash in its text as
+ * written, or a byte an escape stands for in its text as read (a field
+ * is seen either way: read back from the spool, or read from a pipe).
+ */
+static int has_escape(const char *s, size_t n)
 {
-	return r->len[k] == strlen(want) && !memcmp(r->f[k], want, r->len[k]);
+	for (size_t k = 0; k < n; k++)
+		if (s[k] == '\\' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r' || s[k] == '\0')
+			return 1;
+	return 0;
 }
 
 /*
  * --lean: whether the row is one no sheet reads (tl-perf's records drop
- * it: tree_nodes.c), which tl-idle and the others read only by its first
- * columns: out of the tree and without a parent; a python frame, or an
- * event of no category the sheets know (flows, instants) but a user
- * annotation; no correlation, stream or device, and a category (tl-idle
- * looks for an empty one in extra, the only reader of extra).
+ * it, by the same tree_nodes_cat and tree_nodes_annotation), which tl-idle
+ * and the others read only by its first columns: out of the tree and
+ * without a parent; a python frame, or an event of no category the sheets
+ * know (flows, instants) but a user annotation; no correlation, stream or
+ * device, and a category (tl-idle looks for an empty one in extra, the
+ * only reader of extra).  The readers compare ph and cat unescaped (some
+ * as C strings): a row with an escape in either stays whole.
  */
 static int row_is_thin(const struct tree *t, uint32_t i, const struct raw_row *rr,
 		       const struct sel *x)
 {
-	static const char *const known[] = {
-		"cpu_op", "cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy", "gpu_memset",
-	};
+	const char *ph = rr->f[x->c_ph], *cat = rr->f[x->c_cat];
+	size_t phlen = rr->len[x->c_ph], catlen = rr->len[x->c_cat];
+	enum node_cat c;
 
 	if (i != TREE_NONE && (tree_at(t, i)->parent != TREE_NONE ||
 			       (tree_at(t, i)->flags & TN_TREE)))
 		return 0;
-	if (raw_is(rr, x->c_ph, "M") || rr->len[x->c_corr] || rr->len[x->c_stream] ||
-	    rr->len[x->c_device] || !rr->len[x->c_cat])
+	if (rr->len[x->c_corr] || rr->len[x->c_stream] || rr->len[x->c_device] || !catlen)
 		return 0;
-	if (raw_is(rr, x->c_cat, "python_function"))
-		return 1;
-	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-		if (raw_is(rr, x->c_cat, known[k]))
-			return 0;
-	for (size_t k = 0; k + 15 <= rr->len[x->c_cat]; k++)
-		if (!memcmp(rr->f[x->c_cat] + k, "user_annotation", 15))
-			return 0;
-	return 1;
+	if (has_escape(ph, phlen) || has_escape(cat, catlen))
+		return 0;
+	c = tree_nodes_cat(ph, phlen, cat, catlen);
+	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
 }
 
 /* "#dropped" and the row's first nine fields, as they were escaped. */

@@ -27,20 +27,36 @@ static int optional_col(int i)
 	return i == C_FWD || i == C_ROOT || i == C_GRAFT || i == C_KIDS || i == C_ROOT_ORDER;
 }
 
-static uint8_t cat_of(const char *ph, const char *cat)
+static int text_is(const char *s, size_t n, const char *want)
 {
-	static const struct { const char *name; uint8_t cat; } cats[] = {
+	return n == strlen(want) && !memcmp(s, want, n);
+}
+
+enum node_cat tree_nodes_cat(const char *ph, size_t phlen, const char *cat, size_t catlen)
+{
+	static const struct { const char *name; enum node_cat cat; } cats[] = {
 		{ "cpu_op", NC_CPU_OP }, { "cuda_runtime", NC_RUNTIME },
 		{ "cuda_driver", NC_DRIVER }, { "python_function", NC_PYTHON },
 		{ "kernel", NC_KERNEL }, { "gpu_memcpy", NC_MEMCPY },
 		{ "gpu_memset", NC_MEMSET },
 	};
-	if (!strcmp(ph, "M"))
+	if (text_is(ph, phlen, "M"))
 		return NC_META;
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (!strcmp(cat, cats[i].name))
+		if (text_is(cat, catlen, cats[i].name))
 			return cats[i].cat;
 	return NC_OTHER;
+}
+
+int tree_nodes_annotation(const char *cat, size_t len)
+{
+	static const char word[] = "user_annotation";
+	const size_t n = sizeof(word) - 1;
+
+	for (size_t k = 0; k + n <= len; k++)
+		if (!memcmp(cat + k, word, n))
+			return 1;
+	return 0;
 }
 
 static uint32_t intern(struct tree_nodes *ns, struct stream *s, int col)
@@ -182,12 +198,14 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 		tl_warn("%s:%ld: bad parent or fwd uid", stream_name(s), stream_lineno(s));
 		return -1;
 	}
-	n->cat = cat_of(stream_field(s, col[C_PH]), stream_field(s, col[C_CAT]));
+	n->cat = tree_nodes_cat(stream_field(s, col[C_PH]), stream_field_len(s, col[C_PH]),
+				stream_field(s, col[C_CAT]), stream_field_len(s, col[C_CAT]));
 	/* flows, instants, annotations: only their place in the tree matters */
 	if (n->cat == NC_OTHER) {
 		/* user_annotation/gpu_user_annotation: InferenceAttention's
 		 * iteration label (perf_sheet's annotation lookup) */
-		if (strstr(stream_field(s, col[C_CAT]), "user_annotation") && *ts) {
+		if (tree_nodes_annotation(stream_field(s, col[C_CAT]),
+					  stream_field_len(s, col[C_CAT])) && *ts) {
 			n->flags |= NF_ANNOT;
 			n->name = intern(ns, s, col[C_NAME]);
 			n->ts = num_strtod(ts, NULL);

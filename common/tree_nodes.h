@@ -39,6 +39,16 @@ enum node_cat {
 	NC_KERNEL, NC_MEMCPY, NC_MEMSET, NC_META
 };
 
+/*
+ * An event's category from its ph and cat (NC_META for ph "M"), and
+ * whether its cat names a user annotation ("user_annotation" in it): the
+ * one list that tl-perf's records (tree_nodes_read) and tl-tree --lean's
+ * cut rows (tree_io.c) both go by.  Text and length: a name with a NUL in
+ * it is not one on the list.
+ */
+enum node_cat tree_nodes_cat(const char *ph, size_t phlen, const char *cat, size_t catlen);
+int tree_nodes_annotation(const char *cat, size_t len);
+
 enum {
 	NF_TREE = 1,		/* tree column is 1 */
 	NF_HAS_TS = 2,		/* ts present */
