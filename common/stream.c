@@ -550,6 +550,24 @@ static size_t unescape_field(char *p)
 	return (size_t)(w - start);
 }
 
+int stream_end_elements(const struct stream *s, uint32_t *elements)
+{
+	const char *p;
+	uint64_t v = 0;
+
+	if (strncmp(s->line, "#end\t", 5) || !(p = strchr(s->line + 5, '\t')))
+		return 0;
+	if (*++p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (uint64_t)(*p - '0')) > (uint64_t)1 << 31)
+			return -1;
+	if (*p && *p != '\t')
+		return -1;
+	*elements = (uint32_t)v;
+	return 1;
+}
+
 int stream_top(struct stream *s, const char **key, const char **json, size_t *len)
 {
 	char *src, *k, *v;

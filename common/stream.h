@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 
 enum {
 	STREAM_ERROR = -1, STREAM_EOF = 0, STREAM_ROW = 1, STREAM_DIRECTIVE = 2,
@@ -101,5 +102,13 @@ const char *stream_where(struct stream *s);
  * other line.  stream_line() is not usable afterwards for that line.
  */
 int stream_top(struct stream *s, const char **key, const char **json, size_t *len);
+/*
+ * If the current directive is "#end SRC ELEMENTS SKIPPED": 1 and
+ * *elements, the source's count of trace elements (its uids are element
+ * indexes, below it), or -1 where ELEMENTS is not a decimal count up to
+ * 2^31 (uids counted on from it stay within 32 bits).  0 for any other
+ * line.
+ */
+int stream_end_elements(const struct stream *s, uint32_t *elements);
 
 #endif

@@ -696,6 +696,11 @@ void tree_build(struct tree *t)
 /* ---- queries ---------------------------------------------------------- */
 
 size_t tree_count(const struct tree *t) { return t->nr; }
+int tree_last_uid(const struct tree *t, unsigned long *uid)
+{
+	*uid = t->last_uid;
+	return t->any;
+}
 const struct tree_node *tree_at(const struct tree *t, uint32_t i) { return &t->node[i]; }
 const char *tree_str(const struct tree *t, uint32_t id) { return strpool_str(t->sp, id); }
 const char *tree_thread(const struct tree *t, uint32_t i)

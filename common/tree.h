@@ -126,6 +126,8 @@ void tree_build(struct tree *t);
 void tree_free(struct tree *t);
 
 size_t tree_count(const struct tree *t);
+/* The uid of the last event added (node or not) in *uid: 1, or 0 for none. */
+int tree_last_uid(const struct tree *t, unsigned long *uid);
 const struct tree_node *tree_at(const struct tree *t, uint32_t i);
 /* Node index of uid, or TREE_NONE when the event was not kept. */
 uint32_t tree_find(const struct tree *t, unsigned long uid);

@@ -172,26 +172,48 @@ static struct capsrc *source(struct capture_set *cs, const char *src, const char
 	return c;
 }
 
-/* "#source\tSRC\tNAME" and "#end\tSRC\tELEMENTS\tSKIPPED" */
-static void directive(struct capture_set *cs, const char *l, char **pending_src,
-		      char **pending_name)
+/*
+ * "#source\tSRC\tNAME" and "#end\tSRC\tELEMENTS\tSKIPPED": -1 (message
+ * printed) for an element count that is not one, or not above the
+ * source's uids (the uids of the nodes a merge adds count on from it).
+ */
+static int directive(struct capture_set *cs, struct stream *s, char **pending_src,
+		     char **pending_name)
 {
+	const char *l = stream_line(s);
 	const char *a = strchr(l, '\t'), *b = a ? strchr(a + 1, '\t') : NULL;
+	uint32_t n;
+	int r;
 
 	if (!a || !b)
-		return;
+		return 0;
 	if (!strncmp(l, "source\t", 7)) {
 		free(*pending_src);
 		free(*pending_name);
 		*pending_src = xstrndup(a + 1, (size_t)(b - a - 1));
 		*pending_name = xstrdup(b + 1);
-	} else if (!strncmp(l, "end\t", 4)) {
-		char *src = xstrndup(a + 1, (size_t)(b - a - 1));
-		for (size_t i = 0; i < cs->n; i++)
-			if (!strcmp(cs->c[i].src, src))
-				cs->c[i].elements = (uint32_t)strtoul(b + 1, NULL, 10);
-		free(src);
+		return 0;
 	}
+	if ((r = stream_end_elements(s, &n)) == 0)
+		return 0;
+	if (r < 0) {
+		tl_warn("%s:%ld: #end: the element count is not a number up to 2^31",
+			stream_name(s), stream_lineno(s));
+		return -1;
+	}
+	for (size_t i = 0; i < cs->n; i++) {
+		struct capsrc *c = &cs->c[i];
+		unsigned long last;
+		if (strlen(c->src) != (size_t)(b - a - 1) || memcmp(c->src, a + 1, (size_t)(b - a - 1)))
+			continue;
+		if (tree_last_uid(c->t, &last) && last >= n) {
+			tl_warn("%s:%ld: #end: %u elements, but the source has uid %lu",
+				stream_name(s), stream_lineno(s), n, last);
+			return -1;
+		}
+		c->elements = n;
+	}
+	return 0;
 }
 
 void capture_set_free(struct capture_set *cs)
@@ -244,7 +266,10 @@ struct capture_set *capture_set_read(const char *path, int verbose)
 		struct tree_event ev;
 		struct capsrc *c;
 		if (r == STREAM_DIRECTIVE) {
-			directive(cs, stream_line(s), &psrc, &pname);
+			if (directive(cs, s, &psrc, &pname) < 0) {
+				r = STREAM_ERROR;
+				break;
+			}
 			continue;
 		}
 		c = source(cs, stream_field(s, tc.src),

@@ -37,9 +37,11 @@ struct graft {
 	struct gname *names;
 	size_t nnames, anames;
 	struct hmap name_slot;		/* name id + 1 → names[] index */
-	/* graft_note_row */
+	/* graft_note_row: the rows with a text, found by uid (uids may be
+	 * sparse: a dense array by uid could be any size) */
 	struct rowtext *rt;
-	size_t nrt;
+	size_t nrt, art;
+	struct hmap rt_of;		/* uid → rt[] index */
 	struct graft_event *ann, *gl;
 	size_t nann, aann, ngl, agl;
 	int c_stream, c_concrete, c_dims, cols_known;
@@ -65,6 +67,7 @@ void graft_free(struct graft *g)
 	free(g->n);
 	free(g->roots);
 	free(g->rt);
+	hmap_release(&g->rt_of);
 	free(g->ann);
 	free(g->gl);
 	tree_free(g->t);
@@ -84,17 +87,17 @@ const char *graft_str(const struct graft *g, uint32_t id)
 
 /* ---- pass 1: the texts the tree does not keep ------------------------- */
 
-static struct rowtext *rowtext(struct graft *g, unsigned long uid)
+/* row uid's texts, made empty where it has none yet */
+static struct rowtext *rowtext(struct graft *g, uint32_t uid)
 {
-	if (uid >= g->nrt) {
-		size_t old = g->nrt, want = old ? old : 1024;
-		while (want <= uid)
-			want *= 2;
-		g->rt = xrealloc(g->rt, st_mult(want, sizeof(*g->rt)));
-		memset(g->rt + old, 0, (want - old) * sizeof(*g->rt));
-		g->nrt = want;
-	}
-	return &g->rt[uid];
+	uint32_t i;
+
+	if (hmap_get(&g->rt_of, uid, &i))
+		return &g->rt[i];
+	xgrow((void **)&g->rt, &g->art, g->nrt + 1, sizeof(*g->rt));
+	memset(&g->rt[g->nrt], 0, sizeof(*g->rt));
+	hmap_put(&g->rt_of, uid, (uint32_t)g->nrt);
+	return &g->rt[g->nrt++];
 }
 
 static uint32_t field_id(struct graft *g, const struct stream *s, int col)
@@ -142,7 +145,7 @@ void graft_note_row(struct graft *g, const struct stream *s, const struct tree_c
 	const char *u = stream_field(s, c->uid), *cat = stream_field(s, c->cat),
 		   *name = stream_field(s, c->name);
 	unsigned long uid = strtoul(u, NULL, 10);
-	struct rowtext *r;
+	struct rowtext r = { 0, 0, 0, 0 };
 
 	if (uid >= UINT32_MAX)
 		return;
@@ -152,17 +155,18 @@ void graft_note_row(struct graft *g, const struct stream *s, const struct tree_c
 		g->c_dims = stream_col(s, "dims");
 		g->cols_known = 1;
 	}
-	r = rowtext(g, uid);
 	if (*stream_field(s, c->corr))
-		r->corr = field_id(g, s, c->corr);
+		r.corr = field_id(g, s, c->corr);
 	if (g->c_stream >= 0 && *stream_field(s, g->c_stream))
-		r->stream = field_id(g, s, g->c_stream);
+		r.stream = field_id(g, s, g->c_stream);
 	if (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"))
-		r->kernel = args_kernel(g, stream_field(s, c->args));
+		r.kernel = args_kernel(g, stream_field(s, c->args));
 	if (strstr(name, "TopK"))
-		r->extra = field_id(g, s, g->c_concrete);
+		r.extra = field_id(g, s, g->c_concrete);
 	else if (!strcmp(name, "vllm::outplace_fused_experts"))
-		r->extra = field_id(g, s, g->c_dims);
+		r.extra = field_id(g, s, g->c_dims);
+	if (r.corr || r.stream || r.kernel || r.extra)
+		*rowtext(g, (uint32_t)uid) = r;
 	if (!strcmp(cat, "user_annotation"))
 		keep_event(g, &g->ann, &g->nann, &g->aann, uid, s, c);
 	if (strcasestr(name, "graphlaunch"))
@@ -184,7 +188,9 @@ const struct graft_event *graft_launches(const struct graft *g, size_t *n)
 static const struct rowtext *rt_get(const struct graft *g, uint32_t uid)
 {
 	static const struct rowtext none;
-	return uid < g->nrt ? &g->rt[uid] : &none;
+	uint32_t i;
+
+	return hmap_get(&g->rt_of, uid, &i) ? &g->rt[i] : &none;
 }
 
 uint32_t graft_row_stream(const struct graft *g, uint32_t uid) { return rt_get(g, uid)->stream; }
@@ -199,13 +205,13 @@ static uint32_t reintern(struct graft *g, const struct graft *src, uint32_t id)
 
 void graft_copy_row(struct graft *g, uint32_t uid, const struct graft *src, uint32_t suid)
 {
-	const struct rowtext *s = rt_get(src, suid);
-	struct rowtext *r = rowtext(g, uid);
+	struct rowtext t = *rt_get(src, suid);	/* before rowtext() may move g->rt */
 
-	r->stream = reintern(g, src, s->stream);
-	r->corr = reintern(g, src, s->corr);
-	r->kernel = reintern(g, src, s->kernel);
-	r->extra = reintern(g, src, s->extra);
+	t.stream = reintern(g, src, t.stream);
+	t.corr = reintern(g, src, t.corr);
+	t.kernel = reintern(g, src, t.kernel);
+	t.extra = reintern(g, src, t.extra);
+	*rowtext(g, uid) = t;
 }
 
 /* ---- the copy of the built tree ------------------------------------- */

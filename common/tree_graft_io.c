@@ -733,6 +733,34 @@ static void keep_line(struct gio *io, const struct stream *s, int row)
 	outbuf_putc(io->sp, '\n');
 }
 
+/*
+ * An "#end" line: the source's element count, which the uids of the nodes
+ * the edits add count on from.  It must be above every uid read (uids are
+ * element indexes): a count that is not would give new nodes the uids of
+ * old ones.  -1 (message printed) if it is not; 0 otherwise.
+ */
+static int end_line(struct gio *io, struct stream *s, int rows, unsigned long last)
+{
+	uint32_t n;
+	int r = stream_end_elements(s, &n);
+
+	if (r == 0)
+		return 0;
+	if (r < 0) {
+		tl_warn("%s:%ld: #end: the element count is not a number up to 2^31",
+			stream_name(s), stream_lineno(s));
+		return -1;
+	}
+	if (rows && n <= last) {
+		tl_warn("%s:%ld: #end: %u elements, but the source has uid %lu",
+			stream_name(s), stream_lineno(s), n, last);
+		return -1;
+	}
+	io->elements = n;
+	io->have_end = 1;
+	return 0;
+}
+
 static int pass1(struct gio *io, struct stream *s, const struct tree_cols *c)
 {
 	int r, sources = 0;
@@ -746,10 +774,8 @@ static int pass1(struct gio *io, struct stream *s, const struct tree_cols *c)
 					stream_name(s), stream_lineno(s));
 				return -1;
 			}
-			if (!strncmp(l, "end\t", 4) && strchr(l + 4, '\t')) {
-				io->elements = (uint32_t)strtoul(strchr(l + 4, '\t') + 1, NULL, 10);
-				io->have_end = 1;
-			}
+			if (end_line(io, s, io->src != NULL, last) < 0)
+				return -1;
 			keep_line(io, s, 0);
 			continue;
 		}

@@ -127,4 +127,24 @@ test_expect_success 'entries naming no capture trace, or no valid mode, are skip
 	grep -q "invalid batch size or mode" err &&
 	! grep -q "capture-root" skip.nodes
 '
+
+# The #end line's element count: the uids of the nodes an edit adds count
+# on from it, so it must be a count above every uid of its source, in the
+# trace and in a capture stream alike.
+for bad in -9 4294967296 x 2; do
+	test_expect_success "#end with element count $bad is refused, in the trace and in a capture" '
+		sed "s/^#end	0	[0-9]*	/#end	0	$bad	/" eager.ev >end.ev &&
+		test_must_fail tl-tree --pseudo-ops end.ev >out 2>err &&
+		grep -q "^tl-tree: end.ev:[0-9]*: #end: " err &&
+		sed "s/^#end	\([01]\)	[0-9]*	/#end	\1	$bad	/" cap.ev >endcap.ev &&
+		test_must_fail tl-tree --capture endcap.ev graph.ev >out 2>err &&
+		grep -q "^tl-tree: endcap.ev:[0-9]*: #end: " err
+	'
+done
+# Per-uid texts were kept in an array by uid: a row whose uid is 4e9 (the
+# uids may be any increasing numbers below 2^32) asked for 64 GB.
+test_expect_success 'a row with uid 4000000000: tl-tree --pseudo-ops writes it' '
+	tl-tree --pseudo-ops "$TL_SRC/tests/fuzz/crashers/capture/uid-4e9-row" >big.nodes &&
+	grep -q "^4000000000	0	X	cpu_op	aten::mm	" big.nodes
+'
 test_done

@@ -288,10 +288,50 @@ static void test_dropped(void)
 	stream_close(s);
 }
 
+/* "#end SRC ELEMENTS SKIPPED": the count when it is a decimal up to 2^31 */
+static void test_end_elements(void)
+{
+	static const struct { const char *end; int want; uint32_t n; } c[] = {
+		{ "#end\t0\t4\t0", 1, 4 },
+		{ "#end\t7\t0\t3", 1, 0 },
+		{ "#end\t0\t2147483648\t0", 1, 2147483648u },
+		{ "#end\t0\t12", 1, 12 },
+		{ "#end\t0\t2147483649\t0", -1, 0 },
+		{ "#end\t0\t99999999999999999999999\t0", -1, 0 },
+		{ "#end\t0\t-9\t0", -1, 0 },
+		{ "#end\t0\t\t0", -1, 0 },
+		{ "#end\t0\t4x\t0", -1, 0 },
+		{ "#end\t0\t 4\t0", -1, 0 },
+		{ "#source\t0\tx.json", 0, 0 },
+		{ "#end\t0", 0, 0 },
+	};
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char text[160];
+		FILE *fp;
+		struct stream *s;
+		uint32_t n = 77;
+		int r;
+
+		snprintf(text, sizeof(text), "#tl-events 1\nuid\tsrc\n%s\n", c[i].end);
+		fp = fmemopen(text, strlen(text), "r");
+		s = stream_open_fp(fp, "mem", "events");
+		r = stream_next(s) == STREAM_DIRECTIVE ? stream_end_elements(s, &n) : -2;
+		if (r != c[i].want || (r == 1 && n != c[i].n)) {
+			if (bad++ < 3)
+				printf("# '%s': %d, n %u\n", c[i].end, r, n);
+		}
+		stream_close(s);
+	}
+	tap_ok(bad == 0, "stream_end_elements: a decimal count up to 2^31, else -1; other lines 0");
+}
+
 int main(void)
 {
 	tl_set_progname("test-stream");
 	test_dropped();
+	test_end_elements();
 	test_round_trip(1);
 	test_round_trip(0);
 	test_lengths();
