@@ -6,12 +6,14 @@
  * matter instead of over the bytes).
  *
  * Several paths compute the same masks: a portable byte loop, SSE2 (always
- * there on x86-64) and AVX2 (when the CPU has it, asked at run time).  The
+ * there on x86-64), AVX2 and AVX-512 (when the CPU has them, asked at run
+ * time; AVX-512 here means BW for the 64-byte compares into masks and VBMI2
+ * for the one-instruction compact copy).  The
  * scanner may also use no masks at all and walk the bytes (JSON_BLOCK_SCALAR):
  * the reference the others are tested against, and the default without
  * SSE2, where it beats masks made a byte at a time (the portable path is
  * there so that the mask logic is tested on every machine).  TL_JSON_SCAN=scalar,
- * portable, sse2 or avx2 forces a path (tests compare their bytes).
+ * portable, sse2, avx2 or avx512 forces a path (tests compare their bytes).
  */
 #ifndef TL_JSON_BLOCK_H
 #define TL_JSON_BLOCK_H
@@ -21,7 +23,10 @@
 
 #define JSON_BLOCK 64
 
-enum { JSON_BLOCK_SCALAR, JSON_BLOCK_PORTABLE, JSON_BLOCK_SSE2, JSON_BLOCK_AVX2 };
+enum {
+	JSON_BLOCK_SCALAR, JSON_BLOCK_PORTABLE, JSON_BLOCK_SSE2, JSON_BLOCK_AVX2,
+	JSON_BLOCK_AVX512
+};
 
 struct json_block {
 	uint64_t quote;		/* '"' */

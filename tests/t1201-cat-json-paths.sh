@@ -6,7 +6,7 @@
 # traces and on seeded mutations of them), and tl-cat writes the same bytes,
 # messages and status on both paths for every corpus trace and bad input.
 # The same for json_scan's structural scanning paths (TL_JSON_SCAN: the byte
-# loop, the 64-byte masks done portably, with SSE2, with AVX2; those this CPU
+# loop, the 64-byte masks done portably, with SSE2, AVX2, AVX-512; those this CPU
 # has): tests/unit/test-json-scan-paths.c on edge cases, traces and seeded
 # mutations fed whole and in pieces, and tl-cat's bytes on every path.
 . "$TL_SRC/tests/lib.sh"

@@ -1,7 +1,7 @@
 /*
  * json_scan's structural scanning paths give the same answers: the byte
  * loop (TL_JSON_SCAN=scalar), and the 64-byte masks computed the portable
- * way, with SSE2 and with AVX2 (json_block.h).  Each document (hand-made
+ * way, with SSE2, with AVX2 and with AVX-512 (json_block.h).  Each document (hand-made
  * edge cases, the trace files named on the command line, and seeded
  * random mutations of their events) is scanned on every path the CPU has,
  * fed whole and in random pieces; everything json_scan_next says (items,
@@ -115,7 +115,7 @@ static void scan(const char *doc, size_t len, size_t piece, struct log *l)
 	free(win);
 }
 
-static int paths[4], npaths;
+static int paths[JSON_BLOCK_AVX512 + 1], npaths;
 
 /* Scan doc on every path, whole and in pieces, against the byte loop. */
 static void compare(const char *doc, size_t len, size_t piece)
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 
 	unsetenv("TL_JSON_SCAN");
 	def = json_block_name(json_block_path());
-	for (int p = JSON_BLOCK_SCALAR; p <= JSON_BLOCK_AVX2; p++)
+	for (int p = JSON_BLOCK_SCALAR; p <= JSON_BLOCK_AVX512; p++)
 		if (json_block_use(p) == 0)
 			paths[npaths++] = p;
 	if (argc > 1 && !strcmp(argv[1], "--paths")) {
