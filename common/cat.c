@@ -68,7 +68,7 @@ void cat_free(struct cat *c)
 static int parse(struct cat *c, const struct json_scan_item *it, uint64_t *off,
 		 const char **msg)
 {
-	if (json_parse_compact(&c->j, it->ctext, it->clen, it->escapes) == 0)
+	if (json_parse_compact_quotes(&c->j, it->ctext, it->clen, it->escapes, it->quotes) == 0)
 		return 0;
 	*off = it->off;
 	*msg = c->j.err_msg;

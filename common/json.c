@@ -581,6 +581,32 @@ static long fast_string(const struct json *j, const char *s, size_t len, size_t 
 }
 
 /*
+ * The string whose text starts at s[p], by the quote bits: the offset of
+ * the next quote, or -1 when none is left before len.
+ */
+static long next_quote(const uint64_t *q, size_t len, size_t p)
+{
+	size_t w = p / 64;
+	uint64_t m = p < len ? q[w] >> (p % 64) : 0;
+
+	if (m)	/* most strings end in the word they start in */
+		p += (size_t)__builtin_ctzll(m);
+	while (!m) {
+		if (++w * 64 >= len)
+			return -1;
+		if ((m = q[w]) != 0)
+			p = w * 64 + (size_t)__builtin_ctzll(m);
+	}
+	return p < len ? (long)p : -1;
+}
+
+/* A string's end by the quote bits when there are some, else by its bytes. */
+static long string_end(const struct json *j, const char *s, size_t len, size_t p)
+{
+	return j->quotes ? next_quote(j->quotes, len, p) : fast_string(j, s, len, p);
+}
+
+/*
  * The end of the number or literal at s[p], or 0 when there is none.  What
  * follows it must be , ] or } (checked by the caller): so a run of number
  * and letter bytes is taken exactly when json_literal_ok takes all of it.
@@ -629,7 +655,7 @@ value:		/* a value starts at s[p] */
 		goto value;
 	}
 	if (s[p] == '"') {
-		if ((e = fast_string(j, s, len, p + 1)) < 0)
+		if ((e = string_end(j, s, len, p + 1)) < 0)
 			return -1;
 		t = fast_tok(j, &n, JSON_STRING, p + 1, parent);
 		j->tok[t].end = (int)e;
@@ -671,7 +697,7 @@ close:		/* s[p] closes stack[depth - 1] */
 	return 0;
 key:		/* a key of object stack[depth - 1] starts at s[p] */
 	top = stack[depth - 1];
-	if (s[p] != '"' || (e = fast_string(j, s, len, p + 1)) < 0)
+	if (s[p] != '"' || (e = string_end(j, s, len, p + 1)) < 0)
 		return -1;
 	parent = (int)fast_tok(j, &n, JSON_STRING, p + 1, (int)top);
 	j->tok[parent].end = (int)e;
@@ -771,15 +797,26 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 	return -1;
 }
 
-int json_parse_compact(struct json *j, const char *s, size_t len, int escapes)
+int json_parse_compact_quotes(struct json *j, const char *s, size_t len, int escapes,
+			      const uint64_t *quotes)
 {
+	int r;
+
 	j->escapes = escapes;
 	j->text = s;
 	j->len = len;
-	if (fast_tokens(j, s, len) == 0 || parse_tokens(j, s, len, 0) == 0)
+	j->quotes = escapes ? NULL : quotes;
+	r = fast_tokens(j, s, len);
+	j->quotes = NULL;
+	if (r == 0 || parse_tokens(j, s, len, 0) == 0)
 		return 0;
 	j->ntok = 0;
 	return -1;
+}
+
+int json_parse_compact(struct json *j, const char *s, size_t len, int escapes)
+{
+	return json_parse_compact_quotes(j, s, len, escapes, NULL);
 }
 
 int json_parse(struct json *j, const char *s, size_t len)

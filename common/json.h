@@ -89,6 +89,8 @@ struct json {
 	/* 0: always tokenise with jsmn (TL_JSON=jsmn), else compact text
 	 * goes through the one-pass tokeniser first (json.c) */
 	int fast;
+	/* json_parse_compact_quotes's bits, during the call */
+	const uint64_t *quotes;
 };
 
 void json_init(struct json *j);
@@ -112,6 +114,14 @@ int json_parse_checked(struct json *j, const char *text, size_t len);
  */
 int json_parse_compact(struct json *j, const char *text, size_t len,
 		       int escapes);
+/*
+ * The same, given the quotes of text as bits (json_scan_item.quotes; bit i
+ * of word i / 64 set when text[i] is a quote), for text that holds no
+ * backslash and no control byte: a string then ends at the next quote,
+ * found by the bits instead of by reading the string.  quotes may be NULL.
+ */
+int json_parse_compact_quotes(struct json *j, const char *text, size_t len,
+			      int escapes, const uint64_t *quotes);
 
 /* Index of the first token after token i and all its descendants. */
 unsigned json_skip(const struct json *j, unsigned i);

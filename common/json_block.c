@@ -16,7 +16,20 @@ static const char *const path_name[] = { "scalar", "portable", "sse2", "avx2", "
 static void classify_portable(const unsigned char *b, struct json_block *k);
 static size_t compact_runs(char *o, const unsigned char *b, uint64_t keep);
 
+static uint64_t pack_loop(uint64_t mask, uint64_t keep);
+
 static int path = -1;
+static uint64_t (*pack_bits)(uint64_t, uint64_t) = pack_loop;
+
+static uint64_t pack_loop(uint64_t mask, uint64_t keep)
+{
+	uint64_t out = 0;
+	unsigned n = 0;
+
+	for (; keep; keep &= keep - 1, n++)
+		out |= (mask >> __builtin_ctzll(keep) & 1) << n;
+	return out;
+}
 static void (*classify)(const unsigned char *, struct json_block *) = classify_portable;
 static size_t (*compact)(char *, const unsigned char *, uint64_t) = compact_runs;
 
@@ -179,10 +192,17 @@ static void pack_init(void)
 	}
 }
 
+__attribute__((target("bmi2")))
+static uint64_t pack_pext(uint64_t mask, uint64_t keep)
+{
+	return _pext_u64(mask, keep);
+}
+
 static int have_avx2(void)
 {
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") &&
+	       __builtin_cpu_supports("bmi2");
 }
 
 /*
@@ -228,7 +248,8 @@ static int have_avx512(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-	       __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("popcnt");
+	       __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("popcnt") &&
+	       __builtin_cpu_supports("bmi2");
 }
 #endif
 
@@ -239,11 +260,13 @@ int json_block_use(int p)
 	case JSON_BLOCK_PORTABLE:
 		classify = classify_portable;
 		compact = compact_runs;
+		pack_bits = pack_loop;
 		break;
 #ifdef __SSE2__
 	case JSON_BLOCK_SSE2:
 		classify = classify_sse2;
 		compact = compact_runs;
+		pack_bits = pack_loop;
 		break;
 #endif
 #ifdef HAVE_AVX2_PATH
@@ -253,12 +276,14 @@ int json_block_use(int p)
 		pack_init();
 		classify = classify_avx2;
 		compact = compact_avx2;
+		pack_bits = pack_pext;
 		break;
 	case JSON_BLOCK_AVX512:
 		if (!have_avx512())
 			return -1;
 		classify = classify_avx512;
 		compact = compact_avx512;
+		pack_bits = pack_pext;
 		break;
 #endif
 	default:
@@ -298,4 +323,9 @@ void json_block_classify(const unsigned char *b, struct json_block *k)
 size_t json_block_compact(char *o, const unsigned char *b, uint64_t keep)
 {
 	return compact(o, b, keep);
+}
+
+uint64_t json_block_pack(uint64_t mask, uint64_t keep)
+{
+	return pack_bits(mask, keep);
 }

@@ -57,6 +57,13 @@ void json_block_classify(const unsigned char *b, struct json_block *k);
  */
 size_t json_block_compact(char *o, const unsigned char *b, uint64_t keep);
 
+/*
+ * The bits of mask at the bytes set in keep, packed in the order
+ * json_block_compact packs the bytes (BMI2's pext on the AVX2 and AVX-512
+ * paths, a loop on the others): a mask in the compact copy's coordinates.
+ */
+uint64_t json_block_pack(uint64_t mask, uint64_t keep);
+
 /* For each bit, the XOR of it and all bits below it: the bytes from an
  * opening quote up to (not with) its closing one. */
 static inline uint64_t json_block_prefix_xor(uint64_t x)

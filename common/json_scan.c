@@ -76,6 +76,7 @@ void json_scan_release(struct json_scan *s)
 	free(s->stack);
 	free(s->key);
 	free(s->out);
+	free(s->qbits);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -146,6 +147,8 @@ static void elem_begin(struct json_scan *s)
 		s->elem_kind = K_CONTAINER;	/* a string is one too, of depth 0 */
 	else
 		s->elem_kind = K_PRIMITIVE;
+	/* quote bits where every block will have its masks packed */
+	s->qvalid = (c == '{' || c == '[') && json_block_path() >= JSON_BLOCK_AVX2;
 }
 
 /* Room in the compact copy for everything left in the buffer. */
@@ -155,6 +158,28 @@ static void reserve(struct json_scan *s)
 
 	if (need > s->out_alloc)
 		xgrow((void **)&s->out, &s->out_alloc, need, 1);
+	if (s->qbits_alloc < s->out_alloc / 64 + 2)
+		xgrow((void **)&s->qbits, &s->qbits_alloc, s->out_alloc / 64 + 2,
+		      sizeof(*s->qbits));
+}
+
+/*
+ * Append the quote bits of a block whose kept bytes were just copied to
+ * out[m..m + n): the word that bit m falls in is written whole when m
+ * starts it, so no bit of an earlier element stays behind.
+ */
+static void add_quotes(struct json_scan *s, size_t m, uint64_t quote, uint64_t keep, size_t n)
+{
+	uint64_t q = json_block_pack(quote, keep);
+	size_t w = m / 64, off = m % 64;
+
+	if (off == 0) {
+		s->qbits[w] = q;
+		return;
+	}
+	s->qbits[w] |= q << off;
+	if (off + n > 64)
+		s->qbits[w + 1] = q >> (64 - off);
 }
 
 /*
@@ -303,6 +328,7 @@ static int scan_bytes(struct json_scan *s, size_t *pp, size_t *mp, size_t lim)
 	char *o = s->out;
 	int r = 0;
 
+	s->qvalid = 0;	/* these bytes get no quote bits */
 	for (;;) {
 		unsigned char c;
 
@@ -349,6 +375,17 @@ static int blank_kept(uint64_t ws, uint64_t prim, int first)
 	return (end & prim) != 0;
 }
 
+/* The kept bytes of a block to out[*mp], and their quotes' bits. */
+static void copy_block(struct json_scan *s, const unsigned char *b, uint64_t quote,
+		       uint64_t keep, size_t *mp)
+{
+	size_t n = json_block_compact(s->out + *mp, b, keep);
+
+	if (s->qvalid)
+		add_quotes(s, *mp, quote, keep, n);
+	*mp += n;
+}
+
 /*
  * One block of 64 bytes at *pp, by its masks: 1 the element ended, 0 go
  * on, -1 error, 2 the block needs scan_bytes (a backslash, a control byte,
@@ -388,12 +425,12 @@ static int scan_block(struct json_scan *s, size_t *pp, size_t *mp)
 		if (r) {
 			keep = i == 63 ? keep : ((uint64_t)1 << (i + 1)) - 1;
 			*pp = p + i + 1;
-			*mp += json_block_compact(s->out + *mp, b, keep & ~ws);
+			copy_block(s, b, k.quote, keep & ~ws, mp);
 			s->in_str = 0;
 			return 1;
 		}
 	}
-	*mp += json_block_compact(s->out + *mp, b, ~ws);
+	copy_block(s, b, k.quote, ~ws, mp);
 	*pp = p + JSON_BLOCK;
 	s->in_str = (int)(in >> 63);
 	return 0;
@@ -478,6 +515,7 @@ static void item_fill(struct json_scan *s, struct json_scan_item *it)
 	it->ctext = s->out;
 	it->clen = s->olen;
 	it->escapes = s->escapes;
+	it->quotes = s->qvalid && !s->escapes && !s->bad_msg ? s->qbits : NULL;
 	it->off = s->base + s->mark;
 	it->key = s->key;
 	it->keylen = s->keylen;

@@ -4,7 +4,8 @@
  * every value (hand-written edge cases, each event of the trace files
  * named on the command line, and seeded random mutations of them): both
  * accept or both refuse, accepted values get byte-identical tokens, and a
- * refusal gets the same message at the same offset.
+ * refusal gets the same message at the same offset; values without a
+ * backslash or control byte also through json_parse_compact_quotes.
  *
  * usage: test-json-paths [TRACE.json...]
  */
@@ -18,13 +19,49 @@
 #include "xorshift.h"
 
 static struct json fast, slow;
-static unsigned long nvalues, ndiff;
+static unsigned long nvalues, ndiff, nquoted;
 
 
 static void differ(const char *how, const char *t, size_t n)
 {
 	if (ndiff++ < 10)
 		printf("# %s: %.*s\n", how, (int)(n > 200 ? 200 : n), t);
+}
+
+/*
+ * For text without a backslash or a control byte, json_scan hands the
+ * tokeniser its quotes as bits: with them (fast) the tokens, verdict and
+ * message must be those of jsmn (slow).
+ */
+static void compare_quotes(const char *t, size_t n)
+{
+	static uint64_t *bits;
+	static size_t nbits;
+	int a, b;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i] == '\\' || (unsigned char)t[i] < 0x20)
+			return;
+	if (nbits < n / 64 + 1) {
+		nbits = n / 64 + 1;
+		bits = realloc(bits, nbits * sizeof(*bits));
+		if (!bits)
+			abort();
+	}
+	memset(bits, 0, (n / 64 + 1) * sizeof(*bits));
+	for (size_t i = 0; i < n; i++)
+		if (t[i] == '"')
+			bits[i / 64] |= (uint64_t)1 << (i % 64);
+	nquoted++;
+	a = json_parse_compact_quotes(&fast, t, n, 0, bits);
+	b = json_parse_compact(&slow, t, n, 0);
+	if (a != b)
+		differ("json_parse_compact_quotes accepts on one path only", t, n);
+	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
+		differ("json_parse_compact_quotes: another message or offset", t, n);
+	else if (a == 0 && (fast.ntok != slow.ntok ||
+			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
+		differ("json_parse_compact_quotes: other tokens", t, n);
 }
 
 /* Compare both paths on t[0..n), t NUL-terminated. */
@@ -51,6 +88,7 @@ static void compare(const char *t, size_t n, int escapes)
 	else if (a == 0 && (fast.ntok != slow.ntok ||
 			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
 		differ("json_parse_compact: other tokens", t, n);
+	compare_quotes(t, n);
 }
 
 /* A few random edits (replace, insert, delete a byte) of t, compared. */
@@ -146,7 +184,7 @@ int main(int argc, char **argv)
 		trace(argv[a]);
 		tap_ok(ndiff == before, "trace events and their mutations: the same on both paths");
 	}
-	printf("# %lu values compared, %lu differences\n", nvalues, ndiff);
+	printf("# %lu values compared (%lu also with quote bits), %lu differences\n", nvalues, nquoted, ndiff);
 	json_release(&fast);
 	json_release(&slow);
 	return tap_done();
