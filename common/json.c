@@ -830,15 +830,11 @@ int json_parse_checked(struct json *j, const char *s, size_t len)
 	return parse(j, s, len, 0);
 }
 
-unsigned json_skip(const struct json *j, unsigned i)
+unsigned json_skip_open(const struct json *j, unsigned i)
 {
 	int end = j->tok[i].end;
 	unsigned k = i + 1;
 
-	if (j->tok[i].type == JSON_STRING || j->tok[i].type == JSON_PRIMITIVE)
-		return k;
-	if (j->tok[i].next > 0)	/* a closed container */
-		return (unsigned)j->tok[i].next;
 	while (k < j->ntok && j->tok[k].start < end)
 		k++;
 	return k;

@@ -123,8 +123,23 @@ int json_parse_compact(struct json *j, const char *text, size_t len,
 int json_parse_compact_quotes(struct json *j, const char *text, size_t len,
 			      int escapes, const uint64_t *quotes);
 
-/* Index of the first token after token i and all its descendants. */
-unsigned json_skip(const struct json *j, unsigned i);
+/* json_skip's walk for a container without its next index (not closed). */
+unsigned json_skip_open(const struct json *j, unsigned i);
+
+/*
+ * Index of the first token after token i and all its descendants (inline:
+ * every reader of an event steps through its members with it).
+ */
+static inline unsigned json_skip(const struct json *j, unsigned i)
+{
+	const struct json_tok *t = &j->tok[i];
+
+	if (t->type == JSON_STRING || t->type == JSON_PRIMITIVE)
+		return i + 1;
+	if (t->next > 0)	/* a closed container */
+		return (unsigned)t->next;
+	return json_skip_open(j, i);
+}
 
 /*
  * Write token i's value as compact JSON.  With tsv set, backslashes are
