@@ -189,12 +189,13 @@ static int split(struct stream *s, int short_ok)
 /*
  * Most rows hold no backslash at all, so nothing needs unescaping: cut the
  * line at its tabs.  With SSE2 (always there on x86-64) one pass over 16
- * bytes at a time finds every tab and any backslash; elsewhere memchr.
+ * bytes at a time finds every tab and any backslash; elsewhere memchr
+ * (TL_STREAM_SCAN=memchr takes that path on x86-64 too, for tests).
  * Returns -2, the line as it was, when it holds a backslash (split() does
  * it then), -1 for the wrong number of fields.
  */
 #if defined(__SSE2__)
-static int split_plain(struct stream *s, size_t n, int short_ok)
+static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
 {
 	char *line = s->line;
 	const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
@@ -232,8 +233,9 @@ static int split_plain(struct stream *s, size_t n, int short_ok)
 	s->flen[i] = (size_t)(line + n - s->field[i]);
 	return i + 1 == s->ncols ? 0 : short_ok ? empty_rest(s, i) : -1;
 }
-#else
-static int split_plain(struct stream *s, size_t n, int short_ok)
+#endif
+
+static int split_plain_memchr(struct stream *s, size_t n, int short_ok)
 {
 	char *p = s->line, *end = s->line + n;
 	int i = 0;
@@ -256,7 +258,22 @@ static int split_plain(struct stream *s, size_t n, int short_ok)
 	}
 	return i + 1 == s->ncols ? 0 : short_ok ? empty_rest(s, i) : -1;
 }
+
+static int (*split_plain)(struct stream *, size_t, int) = split_plain_memchr;
+
+/*
+ * SSE2 where the build has it, unless TL_STREAM_SCAN=memchr asks for the
+ * path of machines without it (aarch64, say), which tests run too.
+ */
+static void choose_split(void)
+{
+#if defined(__SSE2__)
+	const char *e = getenv("TL_STREAM_SCAN");
+
+	if (!(e && !strcmp(e, "memchr")))
+		split_plain = split_plain_sse2;
 #endif
+}
 
 static int parse_header(struct stream *s, const char *kinds)
 {
@@ -332,6 +349,7 @@ struct stream *stream_open_fp(FILE *fp, const char *name, const char *kinds)
 	s->fp = fp;
 	s->name = xstrdup(name);
 	s->uid_col = -2;
+	choose_split();
 	widen_pipe(fileno(s->fp));
 	s->cap = READ_SIZE;
 	s->buf = xmalloc(s->cap + SLACK);
