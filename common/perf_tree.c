@@ -24,12 +24,22 @@ static const char *name_of(const struct perf_tree *tp, uint32_t uid)
 	return tree_nodes_str(tp->ns, N(tp, uid)->name);
 }
 
-/* Is node uid's name a communication kernel's (TraceLens's is_communication_string)? */
+/*
+ * Is node uid's name a communication kernel's (TraceLens's
+ * is_communication_string)?  Worked out once per pooled name: every GPU
+ * event is asked up to four times, and kernel names are long and few.
+ */
 static int is_comm(const struct perf_tree *tp, uint32_t uid)
 {
 	uint32_t name = N(tp, uid)->name;
+	int r;
 
-	return coll_name_match(tree_nodes_str(tp->ns, name), tree_nodes_len(tp->ns, name));
+	if (name < tp->ncomm && tp->comm[name])
+		return tp->comm[name] == 2;
+	r = coll_name_match(tree_nodes_str(tp->ns, name), tree_nodes_len(tp->ns, name));
+	if (name < tp->ncomm)
+		tp->comm[name] = r ? 2 : 1;
+	return r;
 }
 
 /* Linked GPU event: TraceLens set its parent to the launching runtime event. */
@@ -287,6 +297,8 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 	tp->db = db;
 	tp->all_gpu = all_gpu;
 	tp->gpu_only = 1;
+	tp->ncomm = (size_t)strpool_count(ns->sp) + 1;
+	tp->comm = xcalloc(tp->ncomm, 1);
 	for (size_t i = 0; i < ns->n; i++) {
 		if (ns->node[i].cat == NC_CPU_OP)
 			tp->gpu_only = 0;
@@ -325,6 +337,7 @@ void perf_tree_free(struct perf_tree *tp)
 	free(tp->ch_off);
 	free(tp->ch);
 	free(tp->dparent);
+	free(tp->comm);
 	free(tp);
 }
 

@@ -112,6 +112,9 @@ struct perf_tree {
 	struct overlap_info *launch_ov;	/* per launcher (perf_tree_overlap), or NULL */
 	struct overlap_info *uni_ov;	/* per unified row, or NULL */
 	struct py_set **ovset;	/* per node: its overlapping_uids, NULL = empty */
+	uint8_t *comm;		/* per pooled name: 0 not known yet, 1 not a
+				 * communication name, 2 one */
+	size_t ncomm;
 };
 
 struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_ops *db, int all_gpu);
