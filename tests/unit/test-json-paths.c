@@ -28,6 +28,23 @@ static void differ(const char *how, const char *t, size_t n)
 		printf("# %s: %.*s\n", how, (int)(n > 200 ? 200 : n), t);
 }
 
+/* The two paths' answers a (fast) and b (slow) for what, on t[0..n). */
+static void agree(int a, int b, const char *what, const char *t, size_t n)
+{
+	char how[96];
+
+	if (a != b)
+		snprintf(how, sizeof(how), "%s accepts on one path only", what);
+	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
+		snprintf(how, sizeof(how), "%s: another message or offset", what);
+	else if (a == 0 && (fast.ntok != slow.ntok ||
+			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
+		snprintf(how, sizeof(how), "%s: other tokens", what);
+	else
+		return;
+	differ(how, t, n);
+}
+
 /*
  * For text without a backslash or a control byte, json_scan hands the
  * tokeniser its quotes as bits: with them (fast) the tokens, verdict and
@@ -55,13 +72,7 @@ static void compare_quotes(const char *t, size_t n)
 	nquoted++;
 	a = json_parse_compact_quotes(&fast, t, n, 0, bits);
 	b = json_parse_compact(&slow, t, n, 0);
-	if (a != b)
-		differ("json_parse_compact_quotes accepts on one path only", t, n);
-	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
-		differ("json_parse_compact_quotes: another message or offset", t, n);
-	else if (a == 0 && (fast.ntok != slow.ntok ||
-			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
-		differ("json_parse_compact_quotes: other tokens", t, n);
+	agree(a, b, "json_parse_compact_quotes", t, n);
 }
 
 /* Compare both paths on t[0..n), t NUL-terminated. */
@@ -72,22 +83,10 @@ static void compare(const char *t, size_t n, int escapes)
 	nvalues++;
 	a = json_parse(&fast, t, n);
 	b = json_parse(&slow, t, n);
-	if (a != b)
-		differ("json_parse accepts on one path only", t, n);
-	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
-		differ("json_parse: another message or offset", t, n);
-	else if (a == 0 && (fast.ntok != slow.ntok ||
-			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
-		differ("json_parse: other tokens", t, n);
+	agree(a, b, "json_parse", t, n);
 	a = json_parse_compact(&fast, t, n, escapes);
 	b = json_parse_compact(&slow, t, n, escapes);
-	if (a != b)
-		differ("json_parse_compact accepts on one path only", t, n);
-	else if (a < 0 && (fast.err_off != slow.err_off || strcmp(fast.err_msg, slow.err_msg)))
-		differ("json_parse_compact: another message or offset", t, n);
-	else if (a == 0 && (fast.ntok != slow.ntok ||
-			    memcmp(fast.tok, slow.tok, fast.ntok * sizeof(*fast.tok))))
-		differ("json_parse_compact: other tokens", t, n);
+	agree(a, b, "json_parse_compact", t, n);
 	compare_quotes(t, n);
 }
 
