@@ -21,8 +21,9 @@ static int plain(const char *s, size_t n, int *neg)
 	if (n > 300 || memchr(s, 'e', n) || memchr(s, 'E', n))
 		return 0;
 	/* only a minus sign asks whether the value is -0 */
-	for (size_t i = 1; s[0] == '-' && i < n && !nonzero; i++)
-		nonzero = s[i] >= '1' && s[i] <= '9';
+	if (s[0] == '-')
+		for (size_t i = 1; i < n && !nonzero; i++)
+			nonzero = s[i] >= '1' && s[i] <= '9';
 	*neg = nonzero;
 	return 1;
 }

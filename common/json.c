@@ -600,10 +600,11 @@ static long next_quote(const uint64_t *q, size_t len, size_t p)
 	return p < len ? (long)p : -1;
 }
 
-/* A string's end by the quote bits when there are some, else by its bytes. */
-static long string_end(const struct json *j, const char *s, size_t len, size_t p)
+/* A string's end by the quote bits q when there are some, else by its bytes. */
+static long string_end(const struct json *j, const uint64_t *q, const char *s, size_t len,
+		       size_t p)
 {
-	return j->quotes ? next_quote(j->quotes, len, p) : fast_string(j, s, len, p);
+	return q ? next_quote(q, len, p) : fast_string(j, s, len, p);
 }
 
 /*
@@ -624,7 +625,7 @@ static size_t fast_prim(const char *s, size_t len, size_t p)
 	return e ? p + e : 0;
 }
 
-static int fast_tokens(struct json *j, const char *s, size_t len)
+static int fast_tokens(struct json *j, const char *s, size_t len, const uint64_t *q)
 {
 	unsigned stack[FAST_DEPTH];
 	unsigned depth = 0, n = 0, top = 0, t;	/* fast_tok may move j->tok */
@@ -655,7 +656,7 @@ value:		/* a value starts at s[p] */
 		goto value;
 	}
 	if (s[p] == '"') {
-		if ((e = string_end(j, s, len, p + 1)) < 0)
+		if ((e = string_end(j, q, s, len, p + 1)) < 0)
 			return -1;
 		t = fast_tok(j, &n, JSON_STRING, p + 1, parent);
 		j->tok[t].end = (int)e;
@@ -697,7 +698,7 @@ close:		/* s[p] closes stack[depth - 1] */
 	return 0;
 key:		/* a key of object stack[depth - 1] starts at s[p] */
 	top = stack[depth - 1];
-	if (s[p] != '"' || (e = string_end(j, s, len, p + 1)) < 0)
+	if (s[p] != '"' || (e = string_end(j, q, s, len, p + 1)) < 0)
 		return -1;
 	parent = (int)fast_tok(j, &n, JSON_STRING, p + 1, (int)top);
 	j->tok[parent].end = (int)e;
@@ -787,7 +788,7 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 {
 	squeeze(j, s, len);
 	j->escapes = 1;
-	if (fast_tokens(j, j->text, j->len) == 0 ||
+	if (fast_tokens(j, j->text, j->len, NULL) == 0 ||
 	    parse_tokens(j, j->text, j->len, strings) == 0)
 		return 0;
 	/* find where the caller's text goes wrong: parse it as it is */
@@ -800,15 +801,11 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 int json_parse_compact_quotes(struct json *j, const char *s, size_t len, int escapes,
 			      const uint64_t *quotes)
 {
-	int r;
-
 	j->escapes = escapes;
 	j->text = s;
 	j->len = len;
-	j->quotes = escapes ? NULL : quotes;
-	r = fast_tokens(j, s, len);
-	j->quotes = NULL;
-	if (r == 0 || parse_tokens(j, s, len, 0) == 0)
+	if (fast_tokens(j, s, len, escapes ? NULL : quotes) == 0 ||
+	    parse_tokens(j, s, len, 0) == 0)
 		return 0;
 	j->ntok = 0;
 	return -1;

@@ -89,8 +89,6 @@ struct json {
 	/* 0: always tokenise with jsmn (TL_JSON=jsmn), else compact text
 	 * goes through the one-pass tokeniser first (json.c) */
 	int fast;
-	/* json_parse_compact_quotes's bits, during the call */
-	const uint64_t *quotes;
 };
 
 void json_init(struct json *j);

@@ -19,19 +19,9 @@ static size_t compact_runs(char *o, const unsigned char *b, uint64_t keep);
 static uint64_t pack_loop(uint64_t mask, uint64_t keep);
 
 static int path = -1;
-static uint64_t (*pack_bits)(uint64_t, uint64_t) = pack_loop;
-
-static uint64_t pack_loop(uint64_t mask, uint64_t keep)
-{
-	uint64_t out = 0;
-	unsigned n = 0;
-
-	for (; keep; keep &= keep - 1, n++)
-		out |= (mask >> __builtin_ctzll(keep) & 1) << n;
-	return out;
-}
 static void (*classify)(const unsigned char *, struct json_block *) = classify_portable;
 static size_t (*compact)(char *, const unsigned char *, uint64_t) = compact_runs;
+static uint64_t (*pack_bits)(uint64_t, uint64_t) = pack_loop;
 
 /* The portable path: one byte at a time. */
 static void classify_portable(const unsigned char *b, struct json_block *k)
@@ -89,6 +79,17 @@ static size_t compact_runs(char *o, const unsigned char *b, uint64_t keep)
 		keep &= ~(uint64_t)0 << (i + len);
 	}
 	return m;
+}
+
+/* The bits of mask at keep's bits, packed low: pext a bit at a time. */
+static uint64_t pack_loop(uint64_t mask, uint64_t keep)
+{
+	uint64_t out = 0;
+	unsigned n = 0;
+
+	for (; keep; keep &= keep - 1, n++)
+		out |= (mask >> __builtin_ctzll(keep) & 1) << n;
+	return out;
 }
 
 #ifdef __SSE2__
