@@ -70,3 +70,10 @@ int coll_name_match(const char *name, size_t len)
 	}
 	return 0;
 }
+
+int coll_name_match_memo(unsigned char *memo, const char *name, size_t len)
+{
+	if (!*memo)
+		*memo = coll_name_match(name, len) ? 2 : 1;
+	return *memo == 2;
+}

@@ -15,6 +15,12 @@
 
 /* Does a kernel name match TraceLens's communication patterns? */
 int coll_name_match(const char *name, size_t len);
+/*
+ * coll_name_match remembered in *memo (0: not asked yet, 1: no, 2: yes),
+ * for callers that keep a byte per pooled name: kernel names are long and
+ * few, and each is asked about for every kernel that bears it.
+ */
+int coll_name_match_memo(unsigned char *memo, const char *name, size_t len);
 /* re.search(pat, name, re.IGNORECASE) for a lower-case ASCII pat */
 int coll_name_search(const char *name, size_t len, const char *pat);
 

@@ -32,14 +32,12 @@ static const char *name_of(const struct perf_tree *tp, uint32_t uid)
 static int is_comm(const struct perf_tree *tp, uint32_t uid)
 {
 	uint32_t name = N(tp, uid)->name;
-	int r;
+	const char *s = tree_nodes_str(tp->ns, name);
+	size_t n = tree_nodes_len(tp->ns, name);
 
-	if (name < tp->ncomm && tp->comm[name])
-		return tp->comm[name] == 2;
-	r = coll_name_match(tree_nodes_str(tp->ns, name), tree_nodes_len(tp->ns, name));
-	if (name < tp->ncomm)
-		tp->comm[name] = r ? 2 : 1;
-	return r;
+	if (name >= tp->ncomm)	/* a name pooled after the tree was made */
+		return coll_name_match(s, n);
+	return coll_name_match_memo(&tp->comm[name], s, n);
 }
 
 /* Linked GPU event: TraceLens set its parent to the launching runtime event. */

@@ -112,8 +112,7 @@ struct perf_tree {
 	struct overlap_info *launch_ov;	/* per launcher (perf_tree_overlap), or NULL */
 	struct overlap_info *uni_ov;	/* per unified row, or NULL */
 	struct py_set **ovset;	/* per node: its overlapping_uids, NULL = empty */
-	uint8_t *comm;		/* per pooled name: 0 not known yet, 1 not a
-				 * communication name, 2 one */
+	uint8_t *comm;		/* per pooled name: coll_name_match_memo's byte */
 	size_t ncomm;
 };
 

@@ -628,14 +628,12 @@ static void link_fwd_bwd(struct tree *t)
 
 /* ---- kernel launchers (spec §4.4) ------------------------------------ */
 
-/* coll_name_match of a pooled name, worked out once per name (kernel names
- * are long and few: three case-blind searches per kernel cost 8 % of tl-tree) */
+/* coll_name_match of a pooled name, worked out once per name (three
+ * case-blind searches per kernel cost 8 % of tl-tree) */
 static int name_is_comm(const struct tree *t, uint8_t *memo, uint32_t name)
 {
-	if (!memo[name])
-		memo[name] = coll_name_match(strpool_str(t->sp, name),
-					     strpool_len(t->sp, name)) ? 2 : 1;
-	return memo[name] == 2;
+	return coll_name_match_memo(&memo[name], strpool_str(t->sp, name),
+				    strpool_len(t->sp, name));
 }
 
 static void attribute_kernels(struct tree *t)

@@ -86,6 +86,19 @@ static void test_python(void)
 	tap_ok(!coll_name_match("nccl", 3), "the length bounds the name");
 }
 
+/* The memo byte: asked once, then answered from the byte alone. */
+static void test_memo(void)
+{
+	unsigned char yes = 0, no = 0;
+
+	tap_ok(coll_name_match_memo(&yes, "ncclKernel", 10) && yes == 2,
+	       "memo: a communication name answers 1 and keeps 2");
+	tap_ok(!coll_name_match_memo(&no, "gemm", 4) && no == 1,
+	       "memo: another answers 0 and keeps 1");
+	tap_ok(coll_name_match_memo(&yes, "gemm", 4) && !coll_name_match_memo(&no, "nccl", 4),
+	       "memo: a kept byte answers, not the name");
+}
+
 static void test_random(void)
 {
 	static const char *const pieces[] = {
@@ -125,6 +138,7 @@ int main(void)
 {
 	(void)tap_str;	/* tap.h's, unused here */
 	test_python();
+	test_memo();
 	test_random();
 	return tap_done();
 }
