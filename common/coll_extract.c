@@ -7,6 +7,7 @@
 #include "err.h"
 #include "json.h"
 #include "json_value.h"
+#include "num_parse.h"
 #include "stream.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -112,7 +113,7 @@ static int row(struct extract *x)
 			x->no_time++;
 		return rc;
 	}
-	e.uid = strtoull(stream_field(x->s, x->c_uid), NULL, 10);
+	e.uid = num_strtou64(stream_field(x->s, x->c_uid));
 	e.name = coll_rank_intern(x->r, name, stream_field_len(x->s, x->c_name));
 	e.ts = coll_rank_intern(x->r, ts, strlen(ts));
 	e.dur = coll_rank_intern(x->r, dur, strlen(dur));

@@ -97,9 +97,13 @@ const struct idle_wait *idle_trace_wait(const struct idle_trace *t, int64_t inde
 }
 
 /* A JSON number written with '.', 'e' or 'E' is a Python float. */
+/* fields are short (a pid, a time): a loop, not a strpbrk call */
 static int is_float_literal(const char *s)
 {
-	return strpbrk(s, ".eE") != NULL;
+	for (; *s; s++)
+		if (*s == '.' || *s == 'e' || *s == 'E')
+			return 1;
+	return 0;
 }
 
 /* pandas' dtype of a pid/tid column from one more element's value. */
@@ -118,7 +122,7 @@ static int64_t int_field(const char *s, int64_t missing)
 		return missing;
 	if (is_float_literal(s))	/* astype(int) truncates */
 		return np_int64(strtod(s, NULL));
-	return strtoll(s, NULL, 10);
+	return num_strtoi64(s);
 }
 
 /* "cat" present but an empty string sits in extra (tl-stream(5)). */
@@ -182,9 +186,8 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 	if (!*dur || !*ts || (!*cat && !empty_cat_in_extra(extra)) || !strcmp(cat, "Trace"))
 		return;
 	memset(&e, 0, sizeof(e));
-	e.index = strtoll(stream_field(s, c->uid), NULL, 10);
+	e.index = num_strtoi64(stream_field(s, c->uid));
 	e.ts = num_strtod(ts, NULL);
-	e.dur = num_strtod(dur, NULL);
 	e.stream = int_field(stream_field(s, c->stream), -1);
 	e.corr = int_field(stream_field(s, c->corr), -1);
 	/*
@@ -202,6 +205,7 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 		t->plain_ts[t->nplain++] = e.ts;
 		return;
 	}
+	e.dur = num_strtod(dur, NULL);	/* a plain row's is never read */
 	e.device = (int32_t)int_field(stream_field(s, c->device), -1);
 	e.cat = symbol(set, cat, stream_field_len(s, c->cat));
 	e.name = symbol(set, name, stream_field_len(s, c->name));

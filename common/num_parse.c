@@ -66,3 +66,19 @@ const char *num_u64(const char *s, uint64_t *v)
 	*v = x;
 	return p;
 }
+
+uint64_t num_strtou64(const char *s)
+{
+	uint64_t v;
+	const char *end = num_u64(s, &v);
+
+	return end && !*end ? v : strtoull(s, NULL, 10);
+}
+
+int64_t num_strtoi64(const char *s)
+{
+	uint64_t v;
+	const char *end = num_u64(s, &v);
+
+	return end && !*end && v <= INT64_MAX ? (int64_t)v : strtoll(s, NULL, 10);
+}

@@ -24,4 +24,12 @@ double num_strtod(const char *s, char **end);
  */
 const char *num_u64(const char *s, uint64_t *v);
 
+/*
+ * strtoull(s, NULL, 10)'s and strtoll(s, NULL, 10)'s values, by num_u64
+ * where s is 1 to 19 digits and nothing else (a uid, a stream, a
+ * correlation id), by the libc call otherwise.
+ */
+uint64_t num_strtou64(const char *s);
+int64_t num_strtoi64(const char *s);
+
 #endif

@@ -8,6 +8,7 @@
 #include "keymap.h"
 #include "timeline_scan.h"
 #include "py_fmt.h"
+#include "num_parse.h"
 #include "stream.h"
 #include "strpool.h"
 #include "timeline.h"
@@ -124,7 +125,7 @@ static void link_row(struct scan *s, const char *cat, int cls)
 	if (strcmp(cat, "ac2g") && strcmp(cat, "cuda_runtime") &&
 	    strcmp(cat, "cuda_driver") && !*corr && !*ext)
 		return;
-	r.uid = s->col[C_UID] >= 0 ? strtoull(field(s, C_UID), NULL, 10)
+	r.uid = s->col[C_UID] >= 0 ? num_strtou64(field(s, C_UID))
 				   : (uint64_t)s->cur_rows - 1;
 	r.ph = field(s, C_PH);
 	r.cat = cat;
@@ -179,7 +180,7 @@ static void add_gpu(struct scan *s, int cls)
 	e = &s->ev[s->nev++];
 	e->ts = ts;
 	e->te = ts + dur;	/* once, in double, as TraceLens's t_end */
-	e->uid = s->col[C_UID] >= 0 ? strtoull(field(s, C_UID), NULL, 10)
+	e->uid = s->col[C_UID] >= 0 ? num_strtou64(field(s, C_UID))
 				    : (uint64_t)s->cur_rows - 1;
 	e->cls = (signed char)cls;
 	e->pid = intern_place(s, field(s, C_PID));

@@ -93,9 +93,13 @@ static int32_t uid_field(struct stream *s, int col)
 	const char *f = stream_field(s, col);
 	char *end;
 	long v;
+	uint64_t u;
 
 	if (!*f)
 		return -1;
+	/* digits only, as tl-tree writes them: no strtol call */
+	if ((end = (char *)num_u64(f, &u)) && !*end)
+		return u > INT32_MAX ? -2 : (int32_t)u;
 	v = strtol(f, &end, 10);
 	if (*end || v < 0 || v > INT32_MAX)
 		return -2;
