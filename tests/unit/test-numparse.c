@@ -91,5 +91,34 @@ int main(void)
 	ok &= !num_u64("", &(uint64_t){0}) && !num_u64("-1", &(uint64_t){0}) &&
 	      !num_u64(" 1", &(uint64_t){0}) && !num_u64("+1", &(uint64_t){0});
 	tap_ok(ok, "num_u64 reads 100000 digit runs as strtoul, and refuses signs and spaces");
+
+	/* num_strtou64, num_strtoi64: strtoull's and strtoll's values, whatever the text */
+	ok = 1;
+	for (int i = 0; i < 100000; i++) {
+		static const char *const odd[] = {
+			"", "-", "+7", " 12", "-3", "12abc", "0x1f", "007", "1e3", "2.5",
+			"18446744073709551615", "18446744073709551616", "9223372036854775807",
+			"9223372036854775808", "99999999999999999999999", "-9223372036854775809",
+		};
+		char s[32];
+		int k = 0, n = 1 + (int)(rnd(&x) % 21);
+
+		if (i < (int)(sizeof(odd) / sizeof(*odd))) {
+			snprintf(s, sizeof(s), "%s", odd[i]);
+		} else {
+			if (rnd(&x) % 8 == 0)
+				s[k++] = '-';
+			while (k < n)
+				s[k++] = (char)('0' + rnd(&x) % 10);
+			s[k] = '\0';
+		}
+		if (num_strtou64(s) != strtoull(s, NULL, 10) ||
+		    num_strtoi64(s) != strtoll(s, NULL, 10)) {
+			if (bad++ < 20)
+				printf("# num_strtou64/num_strtoi64('%s') differ from strtoull/strtoll\n", s);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "num_strtou64 and num_strtoi64 read 100000 texts as strtoull and strtoll");
 	return tap_done();
 }
