@@ -37,6 +37,26 @@ static int round_trips(double x, int prec, char *tmp, size_t size)
  * Returns 0 when x is not for this path.
  */
 #ifdef __SIZEOF_INT128__
+/*
+ * The first k worth trying: with z = M's trailing zero bits, x * 10^k is
+ * (M / 2^z) * 5^k / 2^(f - z - k), an odd numerator, so below k = f - z
+ * it is at least 2^-(f - z - k) from any integer, while the half ulp it
+ * may be off is 10^k / 2^(f + 1): below that k an integer can be in
+ * reach only once 5^k >= 2^(z + 1).  A duration of a few binary
+ * fractions (0.800048828125) starts at its twelfth decimal, not at none.
+ */
+static int first_k(uint64_t m53, int f)
+{
+	int z = __builtin_ctzll(m53), k = 0;
+	uint64_t p5 = 1;
+	int exact = f - z > 0 ? f - z : 0;
+
+	/* 5^k >= 2^(z + 1), z <= 52: k <= 23 (5^23 < 2^64) */
+	while (k < exact && p5 < (UINT64_C(1) << (z + 1)))
+		p5 *= 5, k++;
+	return k;
+}
+
 static int shortest_digits_fast(double x, char *d, int *exp10)
 {
 	typedef unsigned __int128 u128;
@@ -53,7 +73,10 @@ static int shortest_digits_fast(double x, char *d, int *exp10)
 	f = 1075 - e2;			/* x = m53 / 2^f */
 	if (f < 0 || f > 120)
 		return 0;
-	for (k = 0; k <= 21; k++, p10 *= 10) {
+	k = first_k(m53, f);
+	for (int i = 0; i < k; i++)
+		p10 *= 10;
+	for (; k <= 21; k++, p10 *= 10) {
 		u128 num = (u128)m53 * p10, mask = ((u128)1 << f) - 1;
 		u128 q = num >> f, r = num & mask, half = (u128)1 << f >> 1;
 		u128 lhs, gap;

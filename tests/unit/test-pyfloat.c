@@ -6,8 +6,9 @@
  * fixed/scientific switch.  One TAP line per input line that differs, and
  * one for the whole file.
  *
- * test-pyfloat --random N: N doubles of each of six kinds (any bits,
- * decimals, dyadic fractions, powers of two and ten and their neighbours,
+ * test-pyfloat --random N: N doubles of each of seven kinds (any bits,
+ * decimals, dyadic fractions of 53 and of 20 bits (a duration of a few
+ * binary fractions), powers of two and ten and their neighbours,
  * microsecond timestamps, integers to 2^54) against the definition: the
  * fewest significant digits (1..17) whose correctly rounded decimal
  * ("%.*e") reads back as the double, found by printing and reading back;
@@ -87,13 +88,14 @@ static int check_random(long n)
 	long bad = 0, seen = 0;
 
 	for (long i = 0; i < n; i++) {
-		double v[9];
+		double v[10];
 		uint64_t r = rnd64();
 		int k = 0;
 
 		memcpy(&v[k++], &r, sizeof(r));
 		v[k++] = (double)(rnd64() % 100000000000000ULL) / pow(10, (double)(rnd64() % 12));
 		v[k++] = ldexp((double)(rnd64() >> 11), -(int)(rnd64() % 130));
+		v[k++] = ldexp((double)(rnd64() % (1 << 20)), -(int)(rnd64() % 60));
 		v[k] = ldexp(1.0, (int)(rnd64() % 200) - 100);
 		v[k + 1] = nextafter(v[k], 0), v[k + 2] = nextafter(v[k], 1e300), k += 3;
 		v[k++] = pow(10, (double)(rnd64() % 40) - 20);
@@ -114,7 +116,7 @@ static int check_random(long n)
 		}
 	}
 	snprintf(what, sizeof(what), "%ld of %ld random doubles with the defined digits", seen - bad, seen);
-	tap_ok(seen > 8 * n && bad == 0, what);
+	tap_ok(seen > 9 * n && bad == 0, what);
 	return tap_done();
 }
 
