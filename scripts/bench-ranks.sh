@@ -8,7 +8,8 @@
 # (--parallel), and the reduce alone; beside
 # the same job done with TraceLens's CLIs (its perf report on each rank,
 # then its collective report).  TraceLens is run when TL_BENCH_TRACELENS=1
-# and ../shared/tools/oracle is set up (minutes); otherwise the figures
+# and ../shared/tools/oracle is set up (minutes; one rank at a time, as
+# issue 9 measured it, or TL_BENCH_TRACELENS_JOBS at a time); otherwise the figures
 # measured for issue 9 on this machine are quoted: 1.73 s per rank and
 # 6.4 s for the collective report, about 117 s in all.
 #
@@ -80,17 +81,24 @@ row "  one rank's tl-report (the map of one rank)" "$(wall one)" "$(cpu one)"
 
 oracle=${TL_ORACLE_TOOLS:-$SHARED/tools/oracle}
 if [ "${TL_BENCH_TRACELENS:-0}" = 1 ] && [ -x "$oracle/tracelens-report" ] && [ -d "${TL_ORACLE:-$HOME/tl-oracle}/TraceLens" ]; then
-	# TraceLens's CLIs on the same job, as many at a time as tl-ranks
+	# TraceLens's CLIs on the same job, measured as issue 9 measured its
+	# 117 s: its perf report on each rank one after another (TraceLens
+	# runs one trace at a time), then its collective report;
+	# TL_BENCH_TRACELENS_JOBS=2 runs two ranks at a time instead.
+	tjobs=${TL_BENCH_TRACELENS_JOBS:-1}
 	cat >"$tmp/tl1.sh" <<-EOF
 	#!/bin/sh
 	exec "$oracle/tracelens-report" "$r64/rank\$1.json.gz" "$tmp/tl/rank\$1" >/dev/null 2>&1
 	EOF
-	t tlrep sh -c 'seq 0 63 | xargs -P "$1" -n 1 sh "$2"' sh "$jobs" "$tmp/tl1.sh"
+	t tlrep sh -c 'seq 0 63 | xargs -P "$1" -n 1 sh "$2"' sh "$tjobs" "$tmp/tl1.sh"
 	t tlcoll "$oracle/tracelens-coll" "$r64/rank*.json.gz" 64 "$tmp/tl/coll"
 	tl_total=$(awk -v a="$(wall tlrep)" -v b="$(wall tlcoll)" 'BEGIN { printf "%.1f", a + b }')
-	row "TraceLens perf report x 64 (xargs -P $jobs)" "$(wall tlrep)" "$(cpu tlrep)"
+	tl_cpu=$(awk -v a="$(cpu tlrep)" -v b="$(cpu tlcoll)" 'BEGIN { printf "%.1f", a + b }')
+	row "TraceLens perf report x 64 (xargs -P $tjobs)" "$(wall tlrep)" "$(cpu tlrep)"
 	row "TraceLens collective report" "$(wall tlcoll)" "$(cpu tlcoll)"
-	row "TraceLens, the whole job" "$tl_total" ""
+	row "TraceLens, the whole job" "$tl_total" "$tl_cpu"
+	awk -v a="$tl_cpu" -v b="$(cpu xargs)" 'BEGIN {
+		printf "CPU seconds: TraceLens %s, tl-ranks %s (%.0fx less)\n", a, b, a / b }'
 	what="measured now"
 else
 	tl_total=117
