@@ -96,8 +96,10 @@ const struct idle_wait *idle_trace_wait(const struct idle_trace *t, int64_t inde
 	return lo < t->nwait && t->wait[lo].index == index ? &t->wait[lo] : NULL;
 }
 
-/* A JSON number written with '.', 'e' or 'E' is a Python float. */
-/* fields are short (a pid, a time): a loop, not a strpbrk call */
+/*
+ * A JSON number written with '.', 'e' or 'E' is a Python float.  The
+ * fields are short (a pid, a time): a loop, not a strpbrk call.
+ */
 static int is_float_literal(const char *s)
 {
 	for (; *s; s++)

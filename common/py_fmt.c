@@ -62,7 +62,7 @@ static int shortest_digits_fast(double x, char *d, int *exp10)
 	typedef unsigned __int128 u128;
 	uint64_t bits, m53;
 	int e2, f, k, len, n;
-	u128 p10 = 1;
+	u128 p10 = 1, mask, half;
 	char tmp[24];
 
 	tl_memcpy(&bits, &x, sizeof(bits));
@@ -76,14 +76,13 @@ static int shortest_digits_fast(double x, char *d, int *exp10)
 	k = first_k(m53, f);
 	for (int i = 0; i < k; i++)
 		p10 *= 10;
+	mask = ((u128)1 << f) - 1;
+	half = (u128)1 << f >> 1;	/* 0 when x is an integer: r is 0 then */
 	for (; k <= 21; k++, p10 *= 10) {
-		u128 num = (u128)m53 * p10, mask = ((u128)1 << f) - 1;
-		u128 q = num >> f, r = num & mask, half = (u128)1 << f >> 1;
+		u128 num = (u128)m53 * p10, q = num >> f, r = num & mask;
 		u128 lhs, gap;
 		int up, inside;
 
-		if (f == 0)
-			r = 0, half = 1;	/* x an integer: no remainder */
 		if (r > half || (r == half && f > 0 && (q & 1)))
 			q++;
 		if (q == 0)

@@ -40,11 +40,6 @@ uint64_t tl_hash(const void *p, size_t len)
 }
 
 /*
- * The pool's own hash, eight bytes a step (FNV-1a's byte steps were most
- * of the cost of interning long args strings).  Only this table's probe
- * order depends on it: ids are handed out in order of first intern.
- */
-/*
  * The last len (< 8) bytes of a string of whole bytes as one word, read by
  * whole-word loads: a byte-wise copy into a word read back at once stalls
  * on store forwarding, and that stall was a quarter of tl-perf's lookups.
@@ -72,6 +67,11 @@ static uint64_t pool_tail(const char *s, size_t len, size_t whole)
 	       (uint64_t)(unsigned char)s[len - 1] << 16;
 }
 
+/*
+ * The pool's own hash, eight bytes a step (FNV-1a's byte steps were most
+ * of the cost of interning long args strings).  Only this table's probe
+ * order depends on it: ids are handed out in order of first intern.
+ */
 static uint64_t pool_hash(const char *s, size_t len)
 {
 	const uint64_t k = UINT64_C(0xbf58476d1ce4e5b9);

@@ -560,10 +560,10 @@ static int spool_thin(struct seg *g, struct stream *s, const struct sel *x)
 		return 0;
 	/*
 	 * A row read as written: with its tabs put back, the first nine
-	 * fields (--lean has them first) are the span put_thin writes, where
-	 * the fields already point; no second pass over the row.
+	 * fields (lean_columns made sure --lean has them first) are the span
+	 * put_thin writes, where the fields already point; no second pass.
 	 */
-	if (x->ncols > 8 && stream_row_text(s, &len)) {
+	if (stream_row_text(s, &len)) {
 		put_thin(g->sp, &r);
 		return 1;
 	}

@@ -90,7 +90,7 @@ static void add_meta(struct tree_nodes *ns, struct stream *s, const int *col,
 
 static int32_t uid_field(struct stream *s, int col)
 {
-	const char *f = stream_field(s, col);
+	const char *f = stream_field(s, col), *digits_end;
 	char *end;
 	long v;
 	uint64_t u;
@@ -98,7 +98,7 @@ static int32_t uid_field(struct stream *s, int col)
 	if (!*f)
 		return -1;
 	/* digits only, as tl-tree writes them: no strtol call */
-	if ((end = (char *)num_u64(f, &u)) && !*end)
+	if ((digits_end = num_u64(f, &u)) && !*digits_end)
 		return u > INT32_MAX ? -2 : (int32_t)u;
 	v = strtol(f, &end, 10);
 	if (*end || v < 0 || v > INT32_MAX)
