@@ -99,8 +99,7 @@ static int one_event(struct cat *c, const char *name, unsigned src,
 		msg = "event is not an object";
 	}
 	if (!msg) {
-		cat_number_check(&n->num, &c->j, uid);
-		cat_event_row(c->w, src, uid, &c->j);
+		cat_event_row(c->w, src, uid, &c->j, &n->num);
 		n->written++;
 		return 0;
 	}

@@ -1,7 +1,11 @@
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cat_event.h"
+#include "cat_number.h"
 #include "json.h"
 #include "outbuf.h"
 #include "xalloc.h"
@@ -23,7 +27,7 @@ static const char header[] =
 enum { T_STRING, T_SCALAR, T_NUMBER, T_ARGS, T_ANY };
 
 struct key {
-	const char *name;
+	char name[16];		/* NUL-padded: compared 16 bytes at once */
 	size_t len;
 	int col;
 	int take;
@@ -62,6 +66,8 @@ static void fill_slots(signed char *slots, const struct key *tab, size_t n)
 {
 	memset(slots, -1, 64);
 	for (size_t i = 0; i < n; i++) {
+		if (tab[i].len >= sizeof(tab[i].name))
+			abort();	/* a new key is too long for lookup */
 		unsigned h = HASH(tab[i].name, tab[i].len);
 		if (slots[h] >= 0)
 			abort();	/* a new key collides: change HASH */
@@ -193,8 +199,10 @@ static const struct key *lookup(struct cat_event_out *w, const struct json *j,
 	int i;
 
 	if (j->escapes && memchr(s, '\\', len)) {
-		xgrow((void **)&w->scratch, &w->scratch_alloc, len + 1, 1);
+		/* 16 bytes more than the key: lookup reads 16 at a time */
+		xgrow((void **)&w->scratch, &w->scratch_alloc, st_add(len, 16), 1);
 		len = json_decode_string(s, len, w->scratch);
+		memset(w->scratch + len, 0, 16);
 		s = w->scratch;
 	}
 	if (!len)
@@ -202,11 +210,21 @@ static const struct key *lookup(struct cat_event_out *w, const struct json *j,
 	i = slots[HASH(s, len)];
 	if (i < 0 || tab[i].len != len)
 		return NULL;
+#ifdef __SSE2__
+	{
+		/* len < 16: the bytes past it are the text's slack or scratch's */
+		unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)s),
+			_mm_loadu_si128((const __m128i *)tab[i].name)));
+		return ((eq | 0xffffu << len) & 0xffff) == 0xffff ? &tab[i] : NULL;
+	}
+#else
 	/* keys are short: a loop, not a memcmp call per member */
 	for (size_t k = 0; k < len; k++)
 		if (tab[i].name[k] != s[k])
 			return NULL;
 	return &tab[i];
+#endif
 }
 
 /* Does value token v suit a column that takes values this way? */
@@ -248,8 +266,13 @@ static void split_args(struct cat_event_out *w, const struct json *j,
 	}
 }
 
-/* Sort the event's members into columns, "args" and "extra". */
-static void split(struct cat_event_out *w, const struct json *j)
+/*
+ * Sort the event's members into columns, "args" and "extra"; with cn,
+ * check each ts and dur number (the keys as written, cat_number_check's
+ * way, since text without escapes has them so).
+ */
+static void split(struct cat_event_out *w, const struct json *j, struct cat_number *cn,
+		  uint64_t uid)
 {
 	unsigned end = json_skip(j, 0);
 
@@ -258,6 +281,10 @@ static void split(struct cat_event_out *w, const struct json *j)
 	w->nargs = w->nextra = 0;
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
 		const struct key *key = lookup(w, j, k, event_keys, event_slots);
+		if (cn && key && (key->col == C_TS || key->col == C_DUR) &&
+		    json_tok_is_number(j, k + 1))
+			cat_number_value(cn, uid, key->col == C_DUR, j->text + j->tok[k + 1].start,
+					 (size_t)(j->tok[k + 1].end - j->tok[k + 1].start));
 		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take)) {
 			w->col[key->col] = (int)k + 1;
 			if (key->col == C_ARGS)
@@ -336,15 +363,121 @@ static void row_ndjson(struct cat_event_out *w, unsigned src, uint64_t uid,
 	outbuf_puts(w->ob, "}\n");
 }
 
-void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
-	       const struct json *j)
-{
+/*
+ * The row of text without a backslash, where json_compact copies bytes as
+ * they are and no byte needs TSV escaping, goes by plain stores: room for
+ * the whole row first, then each piece copied 16 bytes at a time, past its
+ * end (JSON_TEXT_SLACK on the text's side, ROW_SLOP on this one), with no
+ * test for room per piece.  Every member of the text is copied at most
+ * once, with no more separators than it has there, so a row is at most the
+ * text's length plus ROW_EXTRA: the uid, the src, the tabs, two braces.
+ */
+#define ROW_SLOP 16
+#define ROW_EXTRA (20 + 1 + 20 + NCOLS + 2 + ROW_SLOP)
 
+static char *put_bytes(char *o, const char *s, size_t n)
+{
+#ifdef __SSE2__
+	for (size_t i = 0; i < n; i += 16)
+		_mm_storeu_si128((__m128i *)(o + i), _mm_loadu_si128((const __m128i *)(s + i)));
+#else
+	tl_memcpy(o, s, n);
+#endif
+	return o + n;
+}
+
+static char *put_u64(char *o, uint64_t v)
+{
+	size_t n = 1;
+
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	for (size_t i = n; i-- > 0; v /= 10)
+		o[i] = (char)('0' + v % 10);
+	return o + n;
+}
+
+/* Where token t's compact JSON begins and ends: a string's with its quotes. */
+static size_t tok_begin(const struct json_tok *t)
+{
+	return (size_t)t->start - (t->type == JSON_STRING);
+}
+
+static size_t tok_finish(const struct json_tok *t)
+{
+	return (size_t)t->end + (t->type == JSON_STRING);
+}
+
+/*
+ * put_members by runs: "key":value is one span of the text, and members
+ * next to each other there (one comma between) are one span together.
+ */
+static char *put_members_raw(char *o, const struct json *j, const unsigned *keys, size_t n)
+{
+	size_t i = 0;
+
+	*o++ = '{';
+	while (i < n) {
+		size_t b = tok_begin(&j->tok[keys[i]]), e = tok_finish(&j->tok[keys[i] + 1]);
+		while (++i < n && tok_begin(&j->tok[keys[i]]) == e + 1)
+			e = tok_finish(&j->tok[keys[i] + 1]);
+		o = put_bytes(o, j->text + b, e - b);
+		if (i < n)
+			*o++ = ',';
+	}
+	*o++ = '}';
+	return o;
+}
+
+static char *put_col_raw(char *o, const struct cat_event_out *w, int c, const struct json *j)
+{
+	const struct json_tok *t;
+	int v = w->col[c];
+
+	if (c == C_ARGS)
+		return v >= 0 ? put_members_raw(o, j, w->rest_args, w->nargs) : o;
+	if (c == C_EXTRA)
+		return w->nextra ? put_members_raw(o, j, w->rest_extra, w->nextra) : o;
+	if (v < 0)
+		return o;
+	t = &j->tok[v];
+	if (c == C_PH || c == C_CAT || c == C_NAME)
+		return put_bytes(o, j->text + t->start, (size_t)(t->end - t->start));
+	return put_bytes(o, j->text + tok_begin(t), tok_finish(t) - tok_begin(t));
+}
+
+/* The row by plain stores: 0, or -1 when it may not fit the buffer. */
+static int row_raw(struct cat_event_out *w, unsigned src, uint64_t uid, const struct json *j)
+{
+	char *o = outbuf_room(w->ob, st_add(j->len, ROW_EXTRA));
+
+	if (!o)
+		return -1;
+	o = put_u64(o, uid);
+	*o++ = '\t';
+	o = put_u64(o, src);
+	for (int c = C_PH; c < NCOLS; c++) {
+		*o++ = '\t';
+		o = put_col_raw(o, w, c, j);
+	}
+	*o++ = '\n';
+	outbuf_wrote(w->ob, o);
+	return 0;
+}
+
+void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
+	       const struct json *j, struct cat_number *cn)
+{
+	/* escaped keys are checked as written, not decoded as split has them */
+	if (cn && (w->ndjson || j->escapes))
+		cat_number_check(cn, j, uid);
 	if (w->ndjson) {
 		row_ndjson(w, src, uid, j);
 		return;
 	}
-	split(w, j);
+	split(w, j, j->escapes ? NULL : cn, uid);
+	if (!j->escapes && row_raw(w, src, uid, j) == 0)
+		return;
 	outbuf_u64(w->ob, uid);
 	outbuf_putc(w->ob, '\t');
 	outbuf_u64(w->ob, src);

@@ -5,7 +5,7 @@
  *	struct cat_event_out *w = cat_event_out_new(ob, ndjson);
  *	cat_event_header(w);                          once, before all sources
  *	cat_event_source(w, src, "trace.json.gz");
- *	cat_event_row(w, src, uid, &j);               j: json_parse()d object
+ *	cat_event_row(w, src, uid, &j, &cn);          j: json_parse()d object
  *	cat_event_top(w, src, key, keylen, &j);       a top-level key's value
  *	cat_event_end(w, src, elements, skipped);
  *	cat_event_out_free(w);                        the outbuf stays the caller's
@@ -30,6 +30,7 @@
 
 struct outbuf;
 struct json;
+struct cat_number;
 
 struct cat_event_out;
 
@@ -37,9 +38,12 @@ struct cat_event_out *cat_event_out_new(struct outbuf *ob, int ndjson);
 void cat_event_out_free(struct cat_event_out *w);
 void cat_event_header(struct cat_event_out *w);
 void cat_event_source(struct cat_event_out *w, unsigned src, const char *name);
-/* j's first token must be an object. */
+/*
+ * j's first token must be an object.  cn, unless NULL, takes the check of
+ * the event's ts and dur numbers (cat_number_check), made on the way.
+ */
 void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
-	       const struct json *j);
+	       const struct json *j, struct cat_number *cn);
 void cat_event_top(struct cat_event_out *w, unsigned src, const char *key,
 	       size_t keylen, const struct json *j);
 void cat_event_end(struct cat_event_out *w, unsigned src, uint64_t elements,

@@ -1,4 +1,7 @@
 #include <inttypes.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +17,35 @@
  * and, when it has a nonzero digit, at least 1e-300 away from zero: its
  * classes follow from its text without strtod (a tenth of tl-cat's time).
  */
-static int plain(const char *s, size_t n, int *neg)
+static int plain(const char *s, size_t n, int *neg, int *point)
 {
-	int nonzero = 0;
+	int nonzero = 0, exp = 0, dot = 0;
 
-	if (n > 300 || memchr(s, 'e', n) || memchr(s, 'E', n))
+	size_t i = 0;
+
+	if (n > 300)
 		return 0;
+	/* one pass without a branch per byte: a ts has 17 of them */
+#ifdef __SSE2__
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i d = _mm_sub_epi8(v, _mm_set1_epi8('1'));	/* 1-9: 0-8 */
+
+		exp |= _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)),
+							_mm_set1_epi8('e')));
+		dot |= _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+		nonzero |= _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(8)), d));
+	}
+#endif
+	for (; i < n; i++) {
+		exp |= (s[i] | 0x20) == 'e';
+		dot |= s[i] == '.';
+		nonzero |= (unsigned char)(s[i] - '1') <= 8;
+	}
 	/* only a minus sign asks whether the value is -0 */
-	if (s[0] == '-')
-		for (size_t i = 1; i < n && !nonzero; i++)
-			nonzero = s[i] >= '1' && s[i] <= '9';
-	*neg = nonzero;
-	return 1;
+	*neg = n && s[0] == '-' && nonzero;
+	*point = dot;
+	return !exp;
 }
 
 /* The classes of the number text s[0..n) as the value of key: a mask. */
@@ -35,12 +55,12 @@ static unsigned classify(const char *s, size_t n, int is_dur)
 	double v;
 	size_t k;
 	unsigned m = 0;
-	int neg;
+	int neg, point;
 
-	if (n && plain(s, n, &neg)) {
+	if (n && plain(s, n, &neg, &point)) {
 		if (is_dur && neg)
 			m |= 1u << CN_NEGATIVE;
-		if (memchr(s, '.', n))
+		if (point)
 			return m;
 		k = s[0] == '-';
 		if (n - k > 16 || (n - k == 16 && memcmp(s + k, "9007199254740992", 16) > 0))
@@ -82,18 +102,22 @@ void cat_number_check(struct cat_number *cn, const struct json *j, uint64_t uid)
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
 		const struct json_tok *v = &j->tok[k + 1];
 		int is_dur = json_tok_eq(j, k, "dur", 3);
-		unsigned m;
 
 		if (!is_dur && !json_tok_eq(j, k, "ts", 2))
 			continue;
 		if (!json_tok_is_number(j, k + 1))
 			continue;
-		m = classify(j->text + v->start, (size_t)(v->end - v->start), is_dur);
-		for (int cls = 0; cls < CN_CLASSES; cls++)
-			if (m & 1u << cls)
-				note(cn, cls, uid, is_dur ? "dur" : "ts", j->text + v->start,
-				     (size_t)(v->end - v->start));
+		cat_number_value(cn, uid, is_dur, j->text + v->start, (size_t)(v->end - v->start));
 	}
+}
+
+void cat_number_value(struct cat_number *cn, uint64_t uid, int is_dur, const char *s, size_t n)
+{
+	unsigned m = classify(s, n, is_dur);
+
+	for (int cls = 0; cls < CN_CLASSES; cls++)
+		if (m & 1u << cls)
+			note(cn, cls, uid, is_dur ? "dur" : "ts", s, n);
 }
 
 void cat_number_report(struct cat_number *cn, const char *name)

@@ -17,6 +17,7 @@
 #ifndef TL_CAT_NUMBER_H
 #define TL_CAT_NUMBER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct json;
@@ -31,6 +32,8 @@ struct cat_number {
 
 /* Checks the ts and dur members of the object at token 0 of j. */
 void cat_number_check(struct cat_number *cn, const struct json *j, uint64_t uid);
+/* Checks one number, the text s[0..n), the value of ts or (is_dur) dur. */
+void cat_number_value(struct cat_number *cn, uint64_t uid, int is_dur, const char *s, size_t n);
 /* One line per class seen; then cn is cleared for the next source. */
 void cat_number_report(struct cat_number *cn, const char *name);
 

@@ -688,7 +688,7 @@ static int record(struct rp *r, struct json_pull *p, const char *arr, int keep_g
 		if (json_parse(&r->ev, r->out.buf, r->out.len) < 0)
 			tl_die("%s: record %" PRIu64 ": internal error: %s", r->name, uid,
 			       r->ev.err_msg);
-		cat_event_row(r->w, r->src, uid, &r->ev);
+		cat_event_row(r->w, r->src, uid, &r->ev, NULL);
 		return 0;
 	}
 	tl_warn("%s: byte %" PRIu64 ": record %" PRIu64 " (%s): %s", r->name, off, uid, arr, msg);

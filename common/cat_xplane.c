@@ -349,7 +349,7 @@ static void emit(struct conv *c)
 	if (json_parse(&c->j, c->o.buf, c->o.len) < 0)
 		tl_die("%s: internal error: event %" PRIu64 " is not JSON: %s", c->name,
 		       c->uid, c->j.err_msg);
-	cat_event_row(c->w, c->src, c->uid++, &c->j);
+	cat_event_row(c->w, c->src, c->uid++, &c->j, NULL);
 }
 
 /* An int64/uint64 stat: a number, quoted beyond 2^53 as JSON readers lose it */

@@ -45,8 +45,24 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/*
+ * The end of the run of digits from s[i].  Timestamps carry 13 digits
+ * before the point: 16 bytes at a time with SSE2, not a branch per digit.
+ */
 static size_t digits_end(const char *s, size_t n, size_t i)
 {
+#ifdef __SSE2__
+	while (i + 16 <= n) {
+		__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(s + i)),
+					 _mm_set1_epi8('0'));
+		/* a digit is a byte that '0' took below 10, unsigned */
+		unsigned digit = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(9)), v));
+		if (digit != 0xffff)
+			return i + (size_t)__builtin_ctz(~digit);
+		i += 16;
+	}
+#endif
 	while (i < n && is_digit(s[i]))
 		i++;
 	return i;
@@ -762,8 +778,8 @@ static void squeeze(struct json *j, const char *s, size_t len)
 	char *o;
 	size_t i = 0, n = 0;
 
-	/* room for SSE2's whole 16-byte stores */
-	xgrow((void **)&j->buf, &j->buf_alloc, st_add(len, 17), 1);
+	/* room for SSE2's whole 16-byte stores, the NUL and readers' slack */
+	xgrow((void **)&j->buf, &j->buf_alloc, st_add(len, 1 + JSON_TEXT_SLACK), 1);
 	o = j->buf;
 	while (i < len) {
 		char c = s[i];
@@ -779,7 +795,7 @@ static void squeeze(struct json *j, const char *s, size_t len)
 			i++;
 		}
 	}
-	o[n] = '\0';
+	memset(o + n, 0, 1 + JSON_TEXT_SLACK);	/* the NUL and the slack */
 	j->text = o;
 	j->len = n;
 }

@@ -104,8 +104,16 @@ int json_parse(struct json *j, const char *text, size_t len);
  * (by json_scan): skips that one check. */
 int json_parse_checked(struct json *j, const char *text, size_t len);
 /*
+ * Readable bytes after the end of every text the tokens index (json_scan's
+ * compact copies have them, and json_parse's own copy): a reader may copy a
+ * token's bytes 16 at a time, past its end, without a test per byte.
+ */
+#define JSON_TEXT_SLACK 32
+
+/*
  * Tokenise text that is compact already (json_scan's copy), without copying:
- * j.text points to it, so it must outlive the use of j.  On failure, parse
+ * j.text points to it, so it must outlive the use of j, and JSON_TEXT_SLACK
+ * bytes after text[len] must be readable.  On failure, parse
  * the original text with json_parse to learn where it goes wrong.
  * escapes is 0 when the caller knows text holds no backslash (json_scan
  * does): decoding and TSV escaping are then skipped.

@@ -154,7 +154,9 @@ static void elem_begin(struct json_scan *s)
 /* Room in the compact copy for everything left in the buffer. */
 static void reserve(struct json_scan *s)
 {
-	size_t need = st_add(st_add(s->olen, s->len - s->pos), 17 + JSON_BLOCK);
+	/* the block copy's stores may run JSON_BLOCK past; then the NUL and
+	 * the readers' slack (json.h) */
+	size_t need = st_add(st_add(s->olen, s->len - s->pos), JSON_BLOCK + 1 + JSON_TEXT_SLACK);
 
 	if (need > s->out_alloc)
 		xgrow((void **)&s->out, &s->out_alloc, need, 1);
@@ -503,8 +505,8 @@ static int scan_elem(struct json_scan *s)
 		r = scan_container(s);
 	if (r == 0 && !s->partial)
 		return truncated(s);
-	if (r == 1)
-		s->out[s->olen] = '\0';
+	if (r == 1)	/* the NUL, and the slack as zeros: defined bytes */
+		memset(s->out + s->olen, 0, 1 + JSON_TEXT_SLACK);
 	return r;
 }
 

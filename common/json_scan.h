@@ -45,8 +45,9 @@ enum {
 struct json_scan_item {
 	const char *text;	/* the element's text, no surrounding blanks */
 	size_t len;
-	/* the same without white space outside strings (NUL-terminated):
-	 * valid until the next json_scan_next */
+	/* the same without white space outside strings (NUL-terminated,
+	 * JSON_TEXT_SLACK readable bytes after): valid until the next
+	 * json_scan_next */
 	const char *ctext;
 	size_t clen;
 	int escapes;		/* the element holds a backslash */

@@ -81,6 +81,15 @@ void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n)
 	}
 }
 
+char *outbuf_room(struct outbuf *ob, size_t n)
+{
+	if (n > ob->cap)
+		return NULL;
+	if (ob->cap - ob->len < n)
+		outbuf_flush(ob);
+	return ob->buf + ob->len;
+}
+
 void outbuf_puts(struct outbuf *ob, const char *s)
 {
 	outbuf_put(ob, s, strlen(s));

@@ -36,6 +36,18 @@ void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
 void outbuf_u64(struct outbuf *ob, uint64_t v);
 void outbuf_i64(struct outbuf *ob, int64_t v);
 
+/*
+ * Room for up to n bytes stored straight into the buffer, for a writer
+ * that knows a bound on what it writes: where they go, or NULL when n is
+ * more than the buffer holds.  outbuf_wrote then takes the bytes up to end.
+ */
+char *outbuf_room(struct outbuf *ob, size_t n);
+
+static inline void outbuf_wrote(struct outbuf *ob, const char *end)
+{
+	ob->len = (size_t)(end - ob->buf);
+}
+
 static inline void outbuf_put(struct outbuf *ob, const char *s, size_t n)
 {
 	if (ob->cap - ob->len >= n) {

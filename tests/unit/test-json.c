@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cat_event.h"
+#include "cat_number.h"
 #include "json_scan.h"
 #include "json.h"
 #include "outbuf.h"
@@ -254,7 +255,7 @@ static void write_row(struct outbuf *ob, void *arg)
 
 	json_init(&j);
 	if (json_parse(&j, ev, strlen(ev)) == 0)
-		cat_event_row(w, 3, 7, &j);
+		cat_event_row(w, 3, 7, &j, NULL);
 	json_release(&j);
 	cat_event_out_free(w);
 }
@@ -267,7 +268,7 @@ static void write_ndjson(struct outbuf *ob, void *arg)
 
 	json_init(&j);
 	if (json_parse(&j, ev, strlen(ev)) == 0)
-		cat_event_row(w, 0, 1, &j);
+		cat_event_row(w, 0, 1, &j, NULL);
 	json_release(&j);
 	cat_event_source(w, 2, "a\"b\\c\td");
 	cat_event_out_free(w);
@@ -294,6 +295,109 @@ static void test_rows(void)
 	tap_str(got, "{\"uid\":1,\"src\":0,\"ph\":\"X\",\"args\":{\"a\":[1,2.50]}}\n"
 		"{\"src\":2,\"source\":\"a\\\"b\\\\c\\u0009d\"}\n",
 		"ndjson: members compacted, numbers as written; names JSON-escaped");
+}
+
+/* A row and the number check of ev, through the compact (1) or jsmn path. */
+struct row_case {
+	const char *ev;
+	int compact;
+	struct cat_number cn;
+};
+
+static void write_row_case(struct outbuf *ob, void *arg)
+{
+	struct row_case *rc = arg;
+	struct cat_event_out *w = cat_event_out_new(ob, 0);
+	size_t n = strlen(rc->ev);
+	char *text = malloc(n + JSON_TEXT_SLACK + 1);
+	struct json j;
+	int r;
+
+	memcpy(text, rc->ev, n + 1);
+	memset(text + n + 1, 'x', JSON_TEXT_SLACK);
+	json_init(&j);
+	r = rc->compact ? json_parse_compact(&j, text, n, 0) : json_parse(&j, text, n);
+	if (r == 0)
+		cat_event_row(w, 2, 9, &j, &rc->cn);
+	json_release(&j);
+	cat_event_out_free(w);
+	free(text);
+}
+
+/* A random member value for the row test: every type a column may refuse. */
+static void row_value(char *o, size_t *n, size_t cap, unsigned *seed)
+{
+	static const char *const v[] = {
+		"\"X\"", "\"\"", "\"gpu_op\"", "12", "-3", "1.5", "1419116104654.576",
+		"1e400", "-0.0", "-2.5", "9007199254740993", "true", "null", "{}",
+		"{\"a\":1}", "[]", "[[1,2],[3]]", "[\"\",\"4\"]",
+	};
+
+	*seed = *seed * 1103515245u + 12345u;
+	*n += (size_t)snprintf(o + *n, cap - *n, "%s", v[(*seed >> 16) % (sizeof(v) / sizeof(*v))]);
+}
+
+static void row_members(char *o, size_t *n, size_t cap, unsigned *seed, int top)
+{
+	static const char *const keys[] = {
+		"ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "args", "s", "bp",
+		"correlation", "External id", "Sequence number", "stream", "device",
+		"Input Dims", "Input type", "Input Strides", "Concrete Inputs", "Ev Idx",
+		"t", "tsx", "Python id",
+	};
+	unsigned m;
+
+	*seed = *seed * 1103515245u + 12345u;
+	m = (*seed >> 16) % 9;
+	o[(*n)++] = '{';
+	for (unsigned k = 0; k < m; k++) {
+		const char *key;
+		if (k)
+			o[(*n)++] = ',';
+		*seed = *seed * 1103515245u + 12345u;
+		key = keys[(*seed >> 16) % (sizeof(keys) / sizeof(*keys))];
+		*n += (size_t)snprintf(o + *n, cap - *n, "\"%s\":", key);
+		if (top && !strcmp(key, "args") && (*seed >> 20) % 4)
+			row_members(o, n, cap, seed, 0);
+		else
+			row_value(o, n, cap, seed);
+	}
+	o[(*n)++] = '}';
+	o[*n] = '\0';
+}
+
+/*
+ * Text without a backslash takes cat_event_row's plain-store path (and
+ * split's number check); the same text through json_parse takes the
+ * general one.  On random events they write the same rows and count the
+ * same numbers.
+ */
+static void test_row_paths(void)
+{
+	static char ev[4096], fast[8192], slow[8192];
+	unsigned seed = 11, differ = 0, checked = 0, nums = 0;
+
+	for (int d = 0; d < 3000; d++) {
+		struct row_case a, b;
+		size_t n = 0;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		a.ev = b.ev = ev;
+		a.compact = 1;
+
+		row_members(ev, &n, sizeof(ev), &seed, 1);
+		capture(write_row_case, &a, fast, sizeof(fast));
+		capture(write_row_case, &b, slow, sizeof(slow));
+		checked++;
+		for (int c = 0; c < CN_CLASSES; c++)
+			nums += (unsigned)a.cn.count[c];
+		if ((strcmp(fast, slow) || memcmp(&a.cn, &b.cn, sizeof(a.cn))) && differ++ < 3)
+			printf("# %s\n# fast %s# slow %s", ev, fast, slow);
+	}
+	printf("# %u events, %u numbers of note, %u differ\n", checked, nums, differ);
+	tap_ok(differ == 0 && checked == 3000 && nums > 100,
+	       "rows and number checks: plain-store path = general path on random events");
 }
 
 /* A random JSON value, at most depth levels deep. */
@@ -372,6 +476,7 @@ int main(void)
 	test_numbers();
 	test_escapes();
 	test_rows();
+	test_row_paths();
 	test_skip();
 	return tap_done();
 }
