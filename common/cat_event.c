@@ -230,20 +230,21 @@ static const struct key *lookup(struct cat_event_out *w, const struct json *j,
 /* Does value token v suit a column that takes values this way? */
 static int takes(const struct json *j, unsigned v, int take)
 {
+	/* the token types each way takes, as bits */
+	static const unsigned types[] = {
+		[T_STRING] = 1u << JSON_STRING,
+		[T_SCALAR] = 1u << JSON_STRING | 1u << JSON_PRIMITIVE,
+		[T_NUMBER] = 1u << JSON_PRIMITIVE,
+		[T_ARGS] = 1u << JSON_OBJECT,
+		[T_ANY] = ~0u,
+	};
 	const struct json_tok *t = &j->tok[v];
 
-	switch (take) {
-	case T_STRING:
-		return t->type == JSON_STRING && t->end > t->start;
-	case T_SCALAR:
-		return t->type == JSON_STRING || t->type == JSON_PRIMITIVE;
-	case T_NUMBER:
-		return json_tok_is_number(j, v);
-	case T_ARGS:
-		return t->type == JSON_OBJECT;
-	default:
-		return 1;
-	}
+	if (!(types[take] >> t->type & 1))
+		return 0;
+	if (take == T_STRING)
+		return t->end > t->start;
+	return take != T_NUMBER || json_tok_is_number(j, v);
 }
 
 static void add_rest(unsigned **v, size_t *n, size_t *alloc, unsigned k)

@@ -538,13 +538,13 @@ static int is_prim(char c)
  */
 #define FAST_DEPTH 32
 
-static unsigned fast_tok(struct json *j, unsigned *n, int type, size_t start,
-			 int parent)
+static inline __attribute__((always_inline)) unsigned
+fast_tok(struct json *j, unsigned *n, int type, size_t start, int parent)
 {
 	struct json_tok *t;
 
 	if (*n == j->alloc)
-		xgrow((void **)&j->tok, &j->alloc, j->alloc * 2, sizeof(*j->tok));
+		xgrow_full((void **)&j->tok, &j->alloc, j->alloc * 2, sizeof(*j->tok));
 	t = &j->tok[*n];
 	t->type = type;
 	t->start = (int)start;
@@ -617,8 +617,8 @@ static long next_quote(const uint64_t *q, size_t len, size_t p)
 }
 
 /* A string's end by the quote bits q when there are some, else by its bytes. */
-static long string_end(const struct json *j, const uint64_t *q, const char *s, size_t len,
-		       size_t p)
+static inline __attribute__((always_inline)) long
+string_end(const struct json *j, const uint64_t *q, const char *s, size_t len, size_t p)
 {
 	return q ? next_quote(q, len, p) : fast_string(j, s, len, p);
 }
@@ -629,10 +629,64 @@ static long string_end(const struct json *j, const uint64_t *q, const char *s, s
  * and letter bytes is taken exactly when json_literal_ok takes all of it.
  * (0 is never an end here: the root, at 0, is an object or an array.)
  */
+#ifdef __SSE2__
+/* Bit i set where s[i] (of 32) is a digit, and where it is a point. */
+static void decimal_masks(const char *s, uint32_t *digit, uint32_t *point)
+{
+	uint32_t d[2], t[2];
+
+	for (int h = 0; h < 2; h++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + 16 * h));
+		__m128i z = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+		d[h] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(z, _mm_set1_epi8(9)), z));
+		t[h] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+	}
+	*digit = d[0] | d[1] << 16;
+	*point = t[0] | t[1] << 16;
+}
+
+/*
+ * The length of the number at s when it is a plain decimal of fewer than
+ * 32 bytes, -?(0|[1-9][0-9]*)(.[0-9]+)? not followed by an exponent, by
+ * masks of its bytes (the text's slack makes 32 readable); 0 for anything
+ * else, which number_end then reads.  Timestamps are most of a trace's
+ * numbers: 13 digits, a point, 3 more.
+ */
+static size_t fast_decimal(const char *s)
+{
+	uint32_t digit, point, body;
+	unsigned minus = s[0] == '-', end, first;
+
+	decimal_masks(s, &digit, &point);
+	body = digit | point | minus;
+	if (~body == 0)
+		return 0;
+	end = (unsigned)__builtin_ctz(~body);
+	if ((s[end] | 0x20) == 'e' || !(digit >> minus & 1))
+		return 0;	/* an exponent, or no digit first */
+	first = minus;
+	if (s[first] == '0' && first + 1 < end && s[first + 1] != '.')
+		return 0;	/* a leading zero */
+	point &= (1u << end) - 1;	/* end < 32 */
+	/* one point at most, with digits on both sides (one before: first) */
+	if (point && ((point & (point - 1)) || (unsigned)__builtin_ctz(point) + 1 >= end))
+		return 0;
+	return end;
+}
+#endif
+
 static size_t fast_prim(const char *s, size_t len, size_t p)
 {
 	size_t e;
 
+	if (s[p] == '-' || (s[p] >= '0' && s[p] <= '9')) {	/* most are numbers */
+#ifdef __SSE2__
+		if ((e = fast_decimal(s + p)) != 0)
+			return p + e;
+#endif
+		e = number_end(s + p, len - p);
+		return e ? p + e : 0;
+	}
 	if (len - p >= 4 && (!memcmp(s + p, "true", 4) || !memcmp(s + p, "null", 4)))
 		return p + 4;
 	if (len - p >= 5 && !memcmp(s + p, "false", 5))
@@ -641,7 +695,12 @@ static size_t fast_prim(const char *s, size_t len, size_t p)
 	return e ? p + e : 0;
 }
 
-static int fast_tokens(struct json *j, const char *s, size_t len, const uint64_t *q)
+/*
+ * Inlined into two callers, with quote bits and without, so that the
+ * test of which way a string ends is not made per string.
+ */
+static inline __attribute__((always_inline)) int
+fast_tokens_by(struct json *j, const char *s, size_t len, const uint64_t *q)
 {
 	unsigned stack[FAST_DEPTH];
 	unsigned depth = 0, n = 0, top = 0, t;	/* fast_tok may move j->tok */
@@ -724,6 +783,11 @@ key:		/* a key of object stack[depth - 1] starts at s[p] */
 		return -1;
 	p++;
 	goto value;
+}
+
+static int fast_tokens(struct json *j, const char *s, size_t len, const uint64_t *q)
+{
+	return q ? fast_tokens_by(j, s, len, q) : fast_tokens_by(j, s, len, NULL);
 }
 
 /*

@@ -61,7 +61,7 @@ size_t st_add(size_t a, size_t b)
 	return a + b;
 }
 
-void xgrow(void **p, size_t *alloc, size_t need, size_t size)
+void xgrow_full(void **p, size_t *alloc, size_t need, size_t size)
 {
 	size_t n;
 

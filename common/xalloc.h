@@ -22,7 +22,17 @@ char *xstrndup(const char *s, size_t n);
 /* a*b, or die if it overflows */
 size_t st_mult(size_t a, size_t b);
 size_t st_add(size_t a, size_t b);
-/* Make room for at least `need` elements of `size` bytes in *p. */
-void xgrow(void **p, size_t *alloc, size_t need, size_t size);
+/* xgrow's work when the array is full: the growth itself. */
+void xgrow_full(void **p, size_t *alloc, size_t need, size_t size);
+
+/*
+ * Make room for at least `need` elements of `size` bytes in *p.  Inline:
+ * arrays grow once in a while but are asked on every append.
+ */
+static inline void xgrow(void **p, size_t *alloc, size_t need, size_t size)
+{
+	if (need > *alloc)
+		xgrow_full(p, alloc, need, size);
+}
 
 #endif
