@@ -20,7 +20,6 @@
 static int plain(const char *s, size_t n, int *neg, int *point)
 {
 	int nonzero = 0, exp = 0, dot = 0;
-
 	size_t i = 0;
 
 	if (n > 300)

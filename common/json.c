@@ -623,12 +623,6 @@ string_end(const struct json *j, const uint64_t *q, const char *s, size_t len, s
 	return q ? next_quote(q, len, p) : fast_string(j, s, len, p);
 }
 
-/*
- * The end of the number or literal at s[p], or 0 when there is none.  What
- * follows it must be , ] or } (checked by the caller): so a run of number
- * and letter bytes is taken exactly when json_literal_ok takes all of it.
- * (0 is never an end here: the root, at 0, is an object or an array.)
- */
 #ifdef __SSE2__
 /* Bit i set where s[i] (of 32) is a digit, and where it is a point. */
 static void decimal_masks(const char *s, uint32_t *digit, uint32_t *point)
@@ -655,7 +649,7 @@ static void decimal_masks(const char *s, uint32_t *digit, uint32_t *point)
 static size_t fast_decimal(const char *s)
 {
 	uint32_t digit, point, body;
-	unsigned minus = s[0] == '-', end, first;
+	unsigned minus = s[0] == '-', end;	/* the first digit is at minus */
 
 	decimal_masks(s, &digit, &point);
 	body = digit | point | minus;
@@ -664,17 +658,22 @@ static size_t fast_decimal(const char *s)
 	end = (unsigned)__builtin_ctz(~body);
 	if ((s[end] | 0x20) == 'e' || !(digit >> minus & 1))
 		return 0;	/* an exponent, or no digit first */
-	first = minus;
-	if (s[first] == '0' && first + 1 < end && s[first + 1] != '.')
+	if (s[minus] == '0' && minus + 1 < end && s[minus + 1] != '.')
 		return 0;	/* a leading zero */
 	point &= (1u << end) - 1;	/* end < 32 */
-	/* one point at most, with digits on both sides (one before: first) */
+	/* one point at most, with digits on both sides */
 	if (point && ((point & (point - 1)) || (unsigned)__builtin_ctz(point) + 1 >= end))
 		return 0;
 	return end;
 }
 #endif
 
+/*
+ * The end of the number or literal at s[p], or 0 when there is none.  What
+ * follows it must be , ] or } (checked by the caller): so a run of number
+ * and letter bytes is taken exactly when json_literal_ok takes all of it.
+ * (0 is never an end here: the root, at 0, is an object or an array.)
+ */
 static size_t fast_prim(const char *s, size_t len, size_t p)
 {
 	size_t e;
