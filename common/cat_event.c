@@ -398,17 +398,6 @@ static char *put_u64(char *o, uint64_t v)
 	return o + n;
 }
 
-/* Where token t's compact JSON begins and ends: a string's with its quotes. */
-static size_t tok_begin(const struct json_tok *t)
-{
-	return (size_t)t->start - (t->type == JSON_STRING);
-}
-
-static size_t tok_finish(const struct json_tok *t)
-{
-	return (size_t)t->end + (t->type == JSON_STRING);
-}
-
 /*
  * put_members by runs: "key":value is one span of the text, and members
  * next to each other there (one comma between) are one span together.
@@ -419,9 +408,9 @@ static char *put_members_raw(char *o, const struct json *j, const unsigned *keys
 
 	*o++ = '{';
 	while (i < n) {
-		size_t b = tok_begin(&j->tok[keys[i]]), e = tok_finish(&j->tok[keys[i] + 1]);
-		while (++i < n && tok_begin(&j->tok[keys[i]]) == e + 1)
-			e = tok_finish(&j->tok[keys[i] + 1]);
+		size_t b = json_tok_begin(&j->tok[keys[i]]), e = json_tok_finish(&j->tok[keys[i] + 1]);
+		while (++i < n && json_tok_begin(&j->tok[keys[i]]) == e + 1)
+			e = json_tok_finish(&j->tok[keys[i] + 1]);
 		o = put_bytes(o, j->text + b, e - b);
 		if (i < n)
 			*o++ = ',';
@@ -444,7 +433,7 @@ static char *put_col_raw(char *o, const struct cat_event_out *w, int c, const st
 	t = &j->tok[v];
 	if (c == C_PH || c == C_CAT || c == C_NAME)
 		return put_bytes(o, j->text + t->start, (size_t)(t->end - t->start));
-	return put_bytes(o, j->text + tok_begin(t), tok_finish(t) - tok_begin(t));
+	return put_bytes(o, j->text + json_tok_begin(t), json_tok_finish(t) - json_tok_begin(t));
 }
 
 /* The row by plain stores: 0, or -1 when it may not fit the buffer. */

@@ -45,6 +45,16 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+#ifdef __SSE2__
+/* Bit i set where byte i of v is a digit: one that '0' takes below 10, unsigned. */
+static unsigned digit_bits(__m128i v)
+{
+	__m128i z = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(z, _mm_set1_epi8(9)), z));
+}
+#endif
+
 /*
  * The end of the run of digits from s[i].  Timestamps carry 13 digits
  * before the point: 16 bytes at a time with SSE2, not a branch per digit.
@@ -53,11 +63,7 @@ static size_t digits_end(const char *s, size_t n, size_t i)
 {
 #ifdef __SSE2__
 	while (i + 16 <= n) {
-		__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(s + i)),
-					 _mm_set1_epi8('0'));
-		/* a digit is a byte that '0' took below 10, unsigned */
-		unsigned digit = (unsigned)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(9)), v));
+		unsigned digit = digit_bits(_mm_loadu_si128((const __m128i *)(s + i)));
 		if (digit != 0xffff)
 			return i + (size_t)__builtin_ctz(~digit);
 		i += 16;
@@ -116,17 +122,6 @@ int json_literal_ok(const char *s, size_t n)
 	if (n == 5 && !memcmp(s, "false", 5))
 		return 1;
 	return json_number_ok(s, n);
-}
-
-/* Text extent of a token including a string's quotes. */
-static size_t tok_begin(const struct json_tok *t)
-{
-	return (size_t)t->start - (t->type == JSON_STRING);
-}
-
-static size_t tok_finish(const struct json_tok *t)
-{
-	return (size_t)t->end + (t->type == JSON_STRING);
 }
 
 /*
@@ -226,7 +221,7 @@ static int check_grammar(struct json *j, const char *s, size_t len, int strings)
 
 	for (unsigned i = 0; i < j->ntok; i++) {
 		struct json_tok *t = &j->tok[i];
-		size_t b = tok_begin(t);
+		size_t b = json_tok_begin(t);
 		int sep = 0;
 
 		if (top_end <= b) {
@@ -254,7 +249,7 @@ static int check_grammar(struct json *j, const char *s, size_t len, int strings)
 			top_end = (size_t)t->end;
 			pos = b + 1;
 		} else {
-			pos = tok_finish(t);
+			pos = json_tok_finish(t);
 		}
 	}
 	if (close_until(j, s, &depth, &pos, len) < 0)
@@ -631,8 +626,7 @@ static void decimal_masks(const char *s, uint32_t *digit, uint32_t *point)
 
 	for (int h = 0; h < 2; h++) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(s + 16 * h));
-		__m128i z = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-		d[h] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(z, _mm_set1_epi8(9)), z));
+		d[h] = digit_bits(v);
 		t[h] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
 	}
 	*digit = d[0] | d[1] << 16;
@@ -937,9 +931,9 @@ static void put_raw(struct outbuf *ob, const char *s, size_t n, int tsv)
 void json_compact(const struct json *j, unsigned i, struct outbuf *ob, int tsv)
 {
 	const struct json_tok *t = &j->tok[i];
-	size_t b = tok_begin(t);
+	size_t b = json_tok_begin(t);
 
-	put_raw(ob, j->text + b, tok_finish(t) - b, tsv && j->escapes);
+	put_raw(ob, j->text + b, json_tok_finish(t) - b, tsv && j->escapes);
 }
 
 static int hexval(char c)

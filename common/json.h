@@ -180,6 +180,20 @@ int json_number_ok(const char *s, size_t n);
 int json_literal_ok(const char *s, size_t n);
 
 /*
+ * Where token t's compact JSON text begins and ends: a string's with its
+ * quotes (json_compact's extent; tl-cat's rows copy such spans).
+ */
+static inline size_t json_tok_begin(const struct json_tok *t)
+{
+	return (size_t)t->start - (t->type == JSON_STRING);
+}
+
+static inline size_t json_tok_finish(const struct json_tok *t)
+{
+	return (size_t)t->end + (t->type == JSON_STRING);
+}
+
+/*
  * Is token i's text equal to the n-byte string key (raw text, no escapes)?
  * Inline: tl-cat asks it of every member of every event, and with a
  * literal key the compiler compares a few bytes instead of calling memcmp.

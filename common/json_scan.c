@@ -295,7 +295,7 @@ static size_t copy_plain(struct json_scan *s, size_t p, size_t *mp, size_t n)
 }
 
 /* An opening bracket at buf[at]. */
-static inline void push(struct json_scan *s, char c, size_t at)
+static void push(struct json_scan *s, char c, size_t at)
 {
 	xgrow((void **)&s->stack, &s->stack_alloc, s->depth + 1, 1);
 	s->stack[s->depth++] = c;
