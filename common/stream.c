@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -13,6 +14,9 @@
 #include "stream.h"
 #include "xalloc.h"
 #include "banned.h"
+
+/* A "#dropped" row has nine fields; the tabs remembered of one. */
+enum { DROPPED_TABS = 15 };
 
 /* The kinds and versions this build understands. */
 static const struct {
@@ -47,6 +51,14 @@ struct stream {
 				 * or NUL in it) */
 	int allow_dropped;	/* "#dropped" rows are handed out (STREAM_DROPPED) */
 	size_t dropped_len;	/* the current one's length, until it is split */
+	/*
+	 * Its tabs, found in one pass when it is read (readers that skip most
+	 * such rows look at a field or two: no walk from the row's start a
+	 * field): the offsets past "#dropped\t" of the first ndtab, whether
+	 * it had more (dmany) and a backslash (dbsl)
+	 */
+	uint32_t dtab[DROPPED_TABS];
+	int ndtab, dmany, dbsl;
 };
 
 static int known_kind(const char *kind, int version)
@@ -391,6 +403,53 @@ static void note_source(struct stream *s)
 }
 
 /*
+ * The tabs of the "#dropped" row p of n bytes (past "#dropped\t"), and
+ * whether it holds a backslash: 16 bytes at a time with SSE2 (the slack
+ * past the line is readable), else byte by byte.
+ */
+static void dropped_tabs(struct stream *s, const char *p, size_t n)
+{
+	size_t at = 0;
+
+	s->ndtab = s->dmany = s->dbsl = 0;
+	if (n > UINT32_MAX) {	/* no offsets: split() and walks tell */
+		s->dmany = s->dbsl = 1;
+		return;
+	}
+#if defined(__SSE2__)
+	if (split_plain == split_plain_sse2) {
+		const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
+		for (; at < n; at += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + at));
+			unsigned live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
+			unsigned tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live;
+			if ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live)
+				s->dbsl = 1;
+			for (; tabs; tabs &= tabs - 1) {
+				if (s->ndtab == DROPPED_TABS) {
+					s->dmany = 1;
+					return;
+				}
+				s->dtab[s->ndtab++] = (uint32_t)(at + (size_t)__builtin_ctz(tabs));
+			}
+		}
+		return;
+	}
+#endif
+	for (; at < n; at++) {
+		if (p[at] == '\\')
+			s->dbsl = 1;
+		if (p[at] != '\t')
+			continue;
+		if (s->ndtab == DROPPED_TABS) {
+			s->dmany = 1;
+			return;
+		}
+		s->dtab[s->ndtab++] = (uint32_t)at;
+	}
+}
+
+/*
  * "#dropped\tUID\tSRC...": a row of a lean node stream (tl-tree --lean)
  * given by its first columns only, the others empty, for the readers that
  * asked for them; any other reader stops there rather than lose the row.
@@ -404,17 +463,30 @@ static int dropped_row(struct stream *s, size_t n)
 		return STREAM_ERROR;
 	}
 	s->dropped_len = n;
+	dropped_tabs(s, s->line + 9, n - 9);
 	return STREAM_DROPPED;
 }
 
 int stream_dropped_fields(struct stream *s)
 {
-	int rc;
+	int rc = -2;
 
 	if (!s->dropped_len)
 		return 0;	/* split already */
 	s->line += 9;
-	rc = split_plain(s, s->dropped_len - 9, 1);
+	if (!s->dbsl && !s->dmany && s->ndtab < s->ncols) {
+		/* no escapes: cut at the tabs found already */
+		s->field[0] = s->line;
+		for (int k = 0; k < s->ndtab; k++) {
+			s->line[s->dtab[k]] = '\0';
+			s->flen[k] = (size_t)(s->line + s->dtab[k] - s->field[k]);
+			s->field[k + 1] = s->line + s->dtab[k] + 1;
+		}
+		s->flen[s->ndtab] = (size_t)(s->line + s->dropped_len - 9 - s->field[s->ndtab]);
+		rc = empty_rest(s, s->ndtab);
+	} else if (!s->dbsl) {
+		rc = split_plain(s, s->dropped_len - 9, 1);
+	}
 	s->dropped_len = 0;
 	if (rc == -2)
 		rc = split(s, 1);
@@ -427,27 +499,44 @@ int stream_dropped_fields(struct stream *s)
 	return 0;
 }
 
+/* Whether want holds a byte TSV writes escaped. */
+static int escapable(const char *want, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (want[k] == '\\' || want[k] == '\t' || want[k] == '\n' || want[k] == '\r')
+			return 1;
+	return 0;
+}
+
 int stream_dropped_is(const struct stream *s, int i, const char *want)
 {
 	const char *p, *end, *tab;
-	size_t n = strlen(want);
+	size_t n = strlen(want), beg, len;
 
 	if (!s->dropped_len)	/* cut already */
 		return stream_field_len(s, i) == n && !memcmp(stream_field(s, i), want, n);
+	if (i < 0 || (i > s->ndtab && !s->dmany))	/* a field the row does not give: empty */
+		return n == 0;
+	if (!s->dbsl && !s->dmany) {
+		/* no escapes in the row: each field's text is its value */
+		beg = i ? s->dtab[i - 1] + 1 : 0;
+		len = (i < s->ndtab ? s->dtab[i] : s->dropped_len - 9) - beg;
+		return len == n && !memcmp(s->line + 9 + beg, want, n);
+	}
 	/* a value with such a byte is written escaped: compare it unescaped */
-	if (strpbrk(want, "\\\t\n\r"))
+	if (escapable(want, n))
 		return -1;
+	/* as written equal to a text without escapable bytes: the same value;
+	 * written otherwise, its value holds such a byte or differs */
 	p = s->line + 9;
 	end = s->line + s->dropped_len;
 	for (; i > 0 && p; i--) {
 		tab = memchr(p, '\t', (size_t)(end - p));
 		p = tab ? tab + 1 : NULL;
 	}
-	if (!p || i < 0)	/* a field the row does not give: empty */
+	if (!p)
 		return n == 0;
 	tab = memchr(p, '\t', (size_t)(end - p));
-	/* as written equal to a text without escapable bytes: the same value;
-	 * written otherwise, its value holds such a byte or differs */
 	return (size_t)((tab ? tab : end) - p) == n && !memcmp(p, want, n);
 }
 

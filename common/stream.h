@@ -57,8 +57,8 @@ int stream_dropped_fields(struct stream *s);
  * Whether field i of the current "#dropped" row is want (1) or not (0),
  * without cutting the row into fields: for a reader that can tell from one
  * or two fields that the row changes nothing.  A field the row does not
- * give is empty.  -1 where want holds a byte TSV escapes (the row must be
- * cut to tell).
+ * give is empty.  -1 where want holds a byte TSV escapes and the row has
+ * escapes or more than 16 fields (the row must be cut to tell).
  */
 int stream_dropped_is(const struct stream *s, int i, const char *want);
 

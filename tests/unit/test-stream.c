@@ -288,6 +288,97 @@ static void test_dropped(void)
 	stream_close(s);
 }
 
+/*
+ * Random "#dropped" rows of 0 to 24 fields under a header of 20 columns
+ * (past 15 tabs the reader walks from its last remembered tab; past 20
+ * the row is bad), some with escapes: stream_dropped_is on the row as
+ * written must agree with its fields once cut (or say -1 for a want with
+ * a byte TSV escapes), and stream_dropped_fields must refuse exactly the
+ * rows of too many fields.
+ */
+enum { DROP_COLS = 20, DROP_ROWS = 2000, DROP_MAXF = 24 };
+
+static int escapable_text(const char *w)
+{
+	return strpbrk(w, "\\\t\n\r") != NULL;
+}
+
+static void test_dropped_random(void)
+{
+	char path[] = "/tmp/test-stream-drop.XXXXXX";
+	int fd = mkstemp(path), bad = 0, wrong_count = 0;
+	static char f[DROP_ROWS][DROP_MAXF][16];
+	static int nf[DROP_ROWS];
+	FILE *fp = fdopen(fd, "w");
+	struct stream *s;
+
+	fputs("#tl-nodes 1\nc0", fp);
+	for (int j = 1; j < DROP_COLS; j++)
+		fprintf(fp, "\tc%d", j);
+	fputc('\n', fp);
+	for (int r = 0; r < DROP_ROWS; r++) {
+		nf[r] = rnd(6) ? 1 + (int)rnd(10) : (int)rnd(DROP_MAXF + 1);
+		fputs("#dropped", fp);
+		for (int j = 0; j < nf[r] || (j == 0 && nf[r] == 0); j++) {
+			size_t n = rnd(5) ? rnd(6) : rnd(15);
+			for (size_t k = 0; k < n; k++)
+				f[r][j][k] = rnd(12) ? (char)('a' + rnd(3)) : "\t\\\n\r"[rnd(4)];
+			f[r][j][n] = '\0';
+			if (nf[r] == 0) {	/* "#dropped" alone: one empty field */
+				f[r][0][0] = '\0';
+				nf[r] = 1;
+			}
+			fputc('\t', fp);
+			put_escaped(fp, f[r][j], strlen(f[r][j]));
+		}
+		fputc('\n', fp);
+	}
+	fclose(fp);
+	s = stream_open(path, "nodes");
+	stream_allow_dropped(s);
+	for (int r = 0; r < DROP_ROWS; r++) {
+		const char *want[DROP_COLS + 4][3];
+		int got[DROP_COLS + 4][3], rc;
+
+		if (stream_next(s) != STREAM_DROPPED) {
+			bad++;
+			break;
+		}
+		for (int i = -1; i < DROP_COLS + 3; i++) {
+			const char *v = i >= 0 && i < nf[r] ? f[r][i] : "";
+			want[i + 1][0] = v;
+			want[i + 1][1] = i >= 0 && i < nf[r] ? f[r][(i + 1) % nf[r]] : "a";
+			want[i + 1][2] = "";
+			for (int k = 0; k < 3; k++)
+				got[i + 1][k] = stream_dropped_is(s, i < DROP_COLS ? i : -1, want[i + 1][k]);
+		}
+		rc = stream_dropped_fields(s);
+		if ((rc < 0) != (nf[r] > DROP_COLS)) {
+			wrong_count++;
+			continue;
+		}
+		if (rc < 0)
+			continue;
+		for (int i = -1; i < DROP_COLS + 3; i++) {
+			int col = i < DROP_COLS ? i : -1;
+			for (int k = 0; k < 3; k++) {
+				const char *w = want[i + 1][k];
+				int truth = stream_field_len(s, col) == strlen(w) &&
+					    !memcmp(stream_field(s, col), w, strlen(w));
+				if (got[i + 1][k] == truth || (got[i + 1][k] == -1 && escapable_text(w)))
+					continue;
+				if (bad++ < 3)
+					printf("# row %d field %d want #%d: %d, cut says %d\n", r, i, k,
+					       got[i + 1][k], truth);
+			}
+		}
+	}
+	stream_close(s);
+	unlink(path);
+	tap_ok(bad == 0, "\"#dropped\" rows: stream_dropped_is before the cut agrees with the fields after");
+	tap_ok(wrong_count == 0, "\"#dropped\" rows: refused exactly when they have more fields than columns");
+}
+
 /* "#end SRC ELEMENTS SKIPPED": the count when it is a decimal up to 2^31 */
 static void test_end_elements(void)
 {
@@ -331,6 +422,7 @@ int main(void)
 {
 	tl_set_progname("test-stream");
 	test_dropped();
+	test_dropped_random();
 	test_end_elements();
 	test_round_trip(1);
 	test_round_trip(0);
