@@ -45,6 +45,44 @@ static void test_repr(void)
 	repr(-INFINITY, "-inf");
 }
 
+/*
+ * Decimals (ids and correlations) hash by their value, in runs: counted
+ * up, a power of two apart, with leading zeros, past nine digits and
+ * beside names, each must keep its own id, and the strides that would
+ * crowd one stretch of the table must not make interning quadratic (a
+ * million ids 65536 apart: seconds, not hours).
+ */
+static void test_strpool_decimals(void)
+{
+	static const long stride[] = { 1, 2, 256, 65536, 1000003 };
+	int ok = 1;
+
+	for (size_t k = 0; k < sizeof(stride) / sizeof(stride[0]); k++) {
+		struct strpool *sp = strpool_new();
+		uint32_t before = strpool_count(sp);
+		for (long i = 1; i <= 200000; i++) {
+			char t[32];
+			int n = snprintf(t, sizeof(t), i % 7 ? "%ld" : i % 2 ? "0%ld" : "x%ld",
+					 (i * stride[k]) % 9999999999L);
+			uint32_t id = strpool_intern(sp, t, (size_t)n);
+			if (id != strpool_count(sp) - 1 || strcmp(strpool_str(sp, id), t))
+				ok = 0;
+		}
+		for (long i = 1; i <= 200000 && ok; i++) {
+			char t[32];
+			int n = snprintf(t, sizeof(t), i % 7 ? "%ld" : i % 2 ? "0%ld" : "x%ld",
+					 (i * stride[k]) % 9999999999L);
+			uint32_t id = strpool_find(sp, t, (size_t)n);
+			if (id == UINT32_MAX || strcmp(strpool_str(sp, id), t))
+				ok = 0;
+		}
+		if (strpool_count(sp) != before + 200000)
+			ok = 0;
+		strpool_free(sp);
+	}
+	tap_ok(ok, "decimal ids at strides 1 to 10^6, with zeros and names: one id each, found again");
+}
+
 static void test_strpool(void)
 {
 	struct strpool *sp = strpool_new();
@@ -68,6 +106,7 @@ static void test_strpool(void)
 	tap_ok(strpool_find(sp, "key99999", 8) != UINT32_MAX, "find sees interned");
 	tap_ok(strpool_find(sp, "nope", 4) == UINT32_MAX, "find does not add");
 	strpool_free(sp);
+	test_strpool_decimals();
 }
 
 static void test_tsv(void)
