@@ -62,6 +62,59 @@ struct sel {
 	int c_ph, c_cat, c_corr, c_stream, c_device;
 };
 
+/*
+ * Lines read back (the spool, or the input again) a block at a time and
+ * cut where they lie: getline's copy of each into its own buffer was a
+ * tenth of tl-tree's time writing the node stream.  The input read again
+ * goes on past a segment's lines, so one of these lives as long as it.
+ */
+struct reread {
+	char *buf;		/* cap bytes and a NUL */
+	size_t cap, beg, end;
+	int eof;
+};
+
+enum { REREAD_SIZE = 4 << 20 };
+
+/*
+ * The next line, NUL-terminated in place of its newline: its length, and
+ * in *took the bytes it used up; -1 at the end (ferror(fp) tells an error).
+ */
+static ssize_t reread_line(struct reread *r, FILE *fp, char **line, size_t *took)
+{
+	char *nl;
+	size_t n;
+
+	for (;;) {
+		nl = r->end > r->beg ? memchr(r->buf + r->beg, '\n', r->end - r->beg) : NULL;
+		if (nl || r->eof)
+			break;
+		if (r->beg) {
+			tl_memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+			r->end -= r->beg;
+			r->beg = 0;
+		}
+		if (r->end == r->cap) {
+			r->cap = r->cap ? 2 * r->cap : REREAD_SIZE;
+			r->buf = xrealloc(r->buf, r->cap + 1);
+		}
+		/* fread of a MiB or more goes to the file, not through stdio's buffer */
+		n = fread(r->buf + r->end, 1, r->cap - r->end, fp);
+		r->end += n;
+		r->buf[r->end] = '\0';
+		if (n == 0)
+			r->eof = 1;
+	}
+	if (r->beg == r->end)
+		return -1;
+	*line = r->buf + r->beg;
+	n = nl ? (size_t)(nl - *line) : r->end - r->beg;
+	(*line)[n] = '\0';
+	*took = n + (nl != NULL);
+	r->beg += *took;
+	return (ssize_t)n;
+}
+
 /* One source's worth of rows: its tree and the spool holding its rows. */
 struct seg {
 	struct tree *t;
@@ -72,6 +125,7 @@ struct seg {
 	size_t nlines;		/* lines of the segment, when reading it again */
 	const char *path;
 	char *trace;		/* its trace's name for messages (stream_trace) */
+	struct reread in;	/* the lines read back from fp or again */
 };
 
 FILE *tree_io_spool(void)
@@ -423,11 +477,12 @@ static void spool_give_back(FILE *fp, off_t *done, off_t upto)
 static void flush_seg(struct seg *g, struct outbuf *out, const struct sel *x, int verbose,
 		      const char *name)
 {
-	char *line = NULL;
-	size_t alloc = 0;
+	char *line;
 	ssize_t len;
+	size_t took;
 	uint32_t cur = 0;
 	off_t readpos = 0, punched = 0;
+	FILE *fp = g->again ? g->again : g->fp;
 
 	if (g->sp)
 		outbuf_flush(g->sp);
@@ -437,19 +492,19 @@ static void flush_seg(struct seg *g, struct outbuf *out, const struct sel *x, in
 		if (verbose)
 			report_counts(g, name);
 	}
-	if (!g->again)
+	if (!g->again) {
 		rewind(g->fp);
-	while ((!g->again || g->nlines) &&
-	       (len = getline(&line, &alloc, g->again ? g->again : g->fp)) > 0) {
+		g->in.beg = g->in.end = 0;
+		g->in.eof = 0;
+	}
+	while ((!g->again || g->nlines) && (len = reread_line(&g->in, fp, &line, &took)) >= 0) {
 		if (g->again) {
 			g->nlines--;
 		} else {
-			readpos += len;
+			readpos += (off_t)took;
 			if (readpos - punched >= 2 * SPOOL_PUNCH)
 				spool_give_back(g->fp, &punched, readpos - SPOOL_PUNCH);
 		}
-		if (line[len - 1] == '\n')
-			len--;
 		if (line[0] != '#') {
 			put_row(g, out, x, line, (size_t)len, &cur);
 			continue;
@@ -457,7 +512,6 @@ static void flush_seg(struct seg *g, struct outbuf *out, const struct sel *x, in
 		outbuf_put(out, line, (size_t)len);
 		outbuf_putc(out, '\n');
 	}
-	free(line);
 	if (g->again && (ferror(g->again) || g->nlines))
 		tl_die("%s: changed while being read", g->path);
 	if (!g->again && ferror(g->fp))
@@ -682,7 +736,7 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 			 const struct tree_io_subset *sub)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path, NULL };
+	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path, NULL, { NULL, 0, 0, 0, 0 } };
 	struct sel x;
 	struct outbuf *out;
 	int r, k, rval = 0;
@@ -732,6 +786,7 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 	tree_free(g.t);
 	free(g.src);
 	free(g.trace);
+	free(g.in.buf);
 	free(x.in);
 	if (g.sp)
 		outbuf_close(g.sp);
@@ -747,7 +802,7 @@ struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned fl
 				char **src)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL };
+	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, { NULL, 0, 0, 0, 0 } };
 	int r;
 
 	if (tree_cols_init(&c, s) < 0)
