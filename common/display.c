@@ -41,18 +41,24 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
-/* Where escaped text goes: an outbuf, or a stdio stream (messages). */
+/* Where escaped text goes: an outbuf, or a bounded buffer (messages). */
 struct sink {
 	struct outbuf *ob;
-	FILE *fp;
+	char *mem;
+	size_t len, cap;
+	int full;
 };
 
 static void put(struct sink *k, const char *s, size_t n)
 {
-	if (k->ob)
+	if (k->ob) {
 		outbuf_put(k->ob, s, n);
-	else if (n)
-		fwrite(s, 1, n, k->fp);
+	} else if (n > k->cap - k->len) {
+		k->full = 1;
+	} else {
+		tl_memcpy(k->mem + k->len, s, n);
+		k->len += n;
+	}
 }
 
 static void put_hex(struct sink *k, unsigned char c)
@@ -119,16 +125,17 @@ static void escape(struct sink *out, const char *s, size_t n, int mode)
 
 void display_escape(struct outbuf *ob, const char *s, size_t n, int mode)
 {
-	struct sink k = { ob, NULL };
+	struct sink k = { ob, NULL, 0, 0, 0 };
 
 	escape(&k, s, n, mode);
 }
 
-void display_escape_fp(FILE *fp, const char *s, size_t n, int mode)
+size_t display_escape_mem(char *dst, size_t cap, const char *s, size_t n, int mode)
 {
-	struct sink k = { NULL, fp };
+	struct sink k = { NULL, dst, 0, cap, 0 };
 
 	escape(&k, s, n, mode);
+	return k.full ? SIZE_MAX : k.len;
 }
 
 char *display_demangle(const char *name)

@@ -32,9 +32,13 @@ enum {
  * \t, \n, \r.  Valid UTF-8 text passes unchanged.  Linear in n.
  */
 void display_escape(struct outbuf *ob, const char *s, size_t n, int mode);
-/* The same to a stdio stream: tl_warn's messages on stderr, which name
- * files and events a trace controls (as git's vreportf does). */
-void display_escape_fp(FILE *fp, const char *s, size_t n, int mode);
+/*
+ * The same into dst[0..cap): tl_warn's messages, which name files and
+ * events a trace controls (as git's vreportf does), put together whole
+ * before one write.  The length written, or SIZE_MAX where it does not fit
+ * (dst then holds a part).
+ */
+size_t display_escape_mem(char *dst, size_t cap, const char *s, size_t n, int mode);
 
 /*
  * The demangled form of an Itanium C++ ABI name ("_ZN5aiter..." →

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,16 @@ const char *tl_progname(void)
 /*
  * The message, its control characters escaped: it names files, archive
  * members and events that a trace controls, and a name must not be able to
- * retitle the terminal or clear it (display_escape_fp, as git's vreportf).
- * No allocation on the common path: tl_die reports failed allocations.
+ * retitle the terminal or clear it (display_escape_mem, as git's vreportf).
+ * The line is put together first and written at once: tl-report's
+ * programs share one stderr, and a message written in pieces came out
+ * spliced into another's ("tl-perf: tl-timeline: ...").  No allocation on
+ * the common path: tl_die reports failed allocations.
  */
 static void put_message(const char *fmt, va_list ap, const char *tail)
 {
-	char small[1024], *buf = small;
+	char small[1024], *buf = small, line[4096];
+	size_t len, k;
 	va_list aq;
 	int n;
 
@@ -39,12 +44,31 @@ static void put_message(const char *fmt, va_list ap, const char *tail)
 	else if (n >= (int)sizeof(small))
 		buf = small, n = (int)sizeof(small) - 1;
 	va_end(aq);
-	fprintf(stderr, "%s: ", progname);
-	if (n > 0)
-		display_escape_fp(stderr, buf, (size_t)n, DISPLAY_TERMINAL);
-	if (tail)
-		fprintf(stderr, ": %s", tail);
-	fputc('\n', stderr);
+	len = (size_t)snprintf(line, sizeof(line), "%s: ", progname);
+	k = len < sizeof(line) && n > 0 ?
+	    display_escape_mem(line + len, sizeof(line) - len, buf, (size_t)n, DISPLAY_TERMINAL) : 0;
+	if (len < sizeof(line) && k != SIZE_MAX) {
+		len += k;
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s\n",
+					tail ? ": " : "", tail ? tail : "");
+	}
+	if (len < sizeof(line) && k != SIZE_MAX) {
+		fwrite(line, 1, len, stderr);	/* stderr is unbuffered: one write */
+	} else {
+		/* longer than a line's buffer: in pieces, escaped a part at a time */
+		fprintf(stderr, "%s: ", progname);
+		for (size_t at = 0, part; n > 0 && at < (size_t)n; at += part) {
+			part = (size_t)n - at < 512 ? (size_t)n - at : 512;
+			/* not inside a UTF-8 sequence (4x512 bytes escaped fit) */
+			while (part < (size_t)n - at && part > 508 && (buf[at + part] & 0xc0) == 0x80)
+				part--;
+			k = display_escape_mem(line, sizeof(line), buf + at, part, DISPLAY_TERMINAL);
+			fwrite(line, 1, k, stderr);
+		}
+		if (tail)
+			fprintf(stderr, ": %s", tail);
+		fputc('\n', stderr);
+	}
 	if (buf != small)
 		free(buf);
 }
