@@ -185,26 +185,12 @@ void cat_event_top(struct cat_event_out *w, unsigned src, const char *key,
 	outbuf_putc(w->ob, '\n');
 }
 
-/*
- * The key token k, escapes decoded when it has any, found in the table;
- * the matching entry or NULL.
- */
-static const struct key *lookup(struct cat_event_out *w, const struct json *j,
-				unsigned k, const struct key *tab,
-				const signed char *slots)
+/* The key text s (len bytes, 16 readable) found in the table, or NULL. */
+static inline const struct key *key_find(const char *s, size_t len, const struct key *tab,
+					 const signed char *slots)
 {
-	const struct json_tok *t = &j->tok[k];
-	const char *s = j->text + t->start;
-	size_t len = (size_t)(t->end - t->start);
 	int i;
 
-	if (j->escapes && memchr(s, '\\', len)) {
-		/* 16 bytes more than the key: lookup reads 16 at a time */
-		xgrow((void **)&w->scratch, &w->scratch_alloc, st_add(len, 16), 1);
-		len = json_decode_string(s, len, w->scratch);
-		memset(w->scratch + len, 0, 16);
-		s = w->scratch;
-	}
 	if (!len)
 		return NULL;
 	i = slots[HASH(s, len)];
@@ -225,6 +211,35 @@ static const struct key *lookup(struct cat_event_out *w, const struct json *j,
 			return NULL;
 	return &tab[i];
 #endif
+}
+
+/* A key with escapes, decoded into scratch first. */
+static const struct key *lookup_escaped(struct cat_event_out *w, const char *s, size_t len,
+					const struct key *tab, const signed char *slots)
+{
+	/* 16 bytes more than the key: key_find reads 16 at a time */
+	xgrow((void **)&w->scratch, &w->scratch_alloc, st_add(len, 16), 1);
+	len = json_decode_string(s, len, w->scratch);
+	memset(w->scratch + len, 0, 16);
+	return key_find(w->scratch, len, tab, slots);
+}
+
+/*
+ * The key token k, escapes decoded when it has any, found in the table;
+ * the matching entry or NULL.  Inline: a call per member was a third of
+ * the lookup's time.
+ */
+static inline const struct key *lookup(struct cat_event_out *w, const struct json *j,
+				       unsigned k, const struct key *tab,
+				       const signed char *slots)
+{
+	const struct json_tok *t = &j->tok[k];
+	const char *s = j->text + t->start;
+	size_t len = (size_t)(t->end - t->start);
+
+	if (j->escapes && memchr(s, '\\', len))
+		return lookup_escaped(w, s, len, tab, slots);
+	return key_find(s, len, tab, slots);
 }
 
 /* Does value token v suit a column that takes values this way? */
