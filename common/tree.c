@@ -396,18 +396,6 @@ static uint32_t pm_get(const struct tree *t, uint32_t thread, uint32_t lk)
 
 /* ---- host call stacks (spec §2.3) ------------------------------------ */
 
-static const struct tree_node *sort_base;
-
-static int by_ts(const void *a, const void *b)
-{
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	double x = sort_base[i].ts, y = sort_base[j].ts;
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return i < j ? -1 : i > j;	/* stable: file order on ties */
-}
-
 static double t_end(const struct tree_node *n)
 {
 	return n->ts + n->dur;
@@ -468,6 +456,52 @@ static void place(struct tree *t, struct thread *th, uint32_t i, uint32_t *tail)
 	}
 }
 
+/* Host node i before j: by ts, file order on ties (a total order). */
+static int ts_before(const struct tree_node *node, uint32_t i, uint32_t j)
+{
+	return node[i].ts < node[j].ts || (node[i].ts == node[j].ts && i < j);
+}
+
+/*
+ * ord[0..n) into ts_before's order by merging the runs already in it: host
+ * events come nearly sorted (60 descents among the x20 trace's 673,540),
+ * where qsort made its n log n comparisons through the node array.  A
+ * pass merges neighbouring runs; passes halve their number.
+ */
+static void sort_by_ts(const struct tree_node *node, uint32_t *ord, size_t n)
+{
+	uint32_t *src = ord, *dst, *tmp;
+	size_t i, runs;
+
+	for (i = 1; i < n && !ts_before(node, ord[i], ord[i - 1]); i++)
+		;
+	if (i >= n)
+		return;		/* in order already */
+	tmp = dst = xmalloc(st_mult(n, sizeof(*tmp)));
+	do {
+		for (runs = 0, i = 0; i < n; runs++) {
+			size_t mid = i + 1, end, x, y, k = i;
+			while (mid < n && !ts_before(node, src[mid], src[mid - 1]))
+				mid++;
+			end = mid < n ? mid + 1 : n;
+			while (end < n && !ts_before(node, src[end], src[end - 1]))
+				end++;
+			for (x = i, y = mid; x < mid && y < end;)
+				dst[k++] = ts_before(node, src[y], src[x]) ? src[y++] : src[x++];
+			while (x < mid)
+				dst[k++] = src[x++];
+			while (y < end)
+				dst[k++] = src[y++];
+			i = end;
+		}
+		dst = src;	/* what was merged is read next */
+		src = src == ord ? tmp : ord;
+	} while (runs > 1);
+	if (src != ord)
+		tl_memcpy(ord, src, n * sizeof(*ord));
+	free(tmp);
+}
+
 static void build_stacks(struct tree *t, uint32_t *tail)
 {
 	size_t nthreads = strpool_count(t->threads), nord = 0, i;
@@ -477,9 +511,7 @@ static void build_stacks(struct tree *t, uint32_t *tail)
 	for (i = 0; i < t->nr; i++)
 		if (t->node[i].flags & TN_HOST)
 			ord[nord++] = (uint32_t)i;
-	sort_base = t->node;
-	if (nord)
-		tl_qsort(ord, nord, sizeof(*ord), by_ts);
+	sort_by_ts(t->node, ord, nord);
 	for (i = 0; i < nord; i++)
 		place(t, &th[t->node[ord[i]].pidtid], ord[i], tail);
 	for (i = 0; i < nthreads; i++)

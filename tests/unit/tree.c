@@ -2,10 +2,13 @@
  * Unit tests of common/tree through its interface only, the way tl-diff
  * or tl-perf would call it: events in, tree_build, queries out.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tree.h"
 #include "tap.h"
+#include "xorshift.h"
 #include "banned.h"
 
 static void ev(struct tree_event *e, unsigned long uid, const char *cat,
@@ -34,6 +37,60 @@ static void flow(struct tree_event *e, unsigned long uid, const char *ph,
 	e->ph = ph;
 	e->id = id;
 	e->has_args = 0;
+}
+
+/*
+ * Host ops in any file order nest by time: a random balanced bracket
+ * sequence of 3000 pairs on one thread (each pair an op from its opening
+ * to its closing position, all ends distinct), the ops given uids in a
+ * shuffled order, so that build_stacks meets its events in many runs of
+ * ts order (a trace has a few).  Each op's parent must be the pair that
+ * encloses it, known from the sequence itself.
+ */
+enum { NEST = 3000 };
+
+static int nest_shuffled(void)
+{
+	static int open_at[NEST], close_at[NEST], parent[NEST], order[NEST], uid_of[NEST];
+	int stack[NEST], depth = 0, opened = 0, bad = 0;
+	struct tree *t = tree_new(0);
+	struct tree_event e;
+
+	for (int pos = 0; pos < 2 * NEST; pos++) {
+		if (opened < NEST && (depth == 0 || rnd(2))) {
+			parent[opened] = depth ? stack[depth - 1] : -1;
+			open_at[opened] = pos;
+			stack[depth++] = opened++;
+		} else {
+			close_at[stack[--depth]] = pos;
+		}
+	}
+	for (int i = 0; i < NEST; i++)
+		order[i] = i;
+	for (int i = NEST - 1; i > 0; i--) {
+		int j = (int)rnd((unsigned)i + 1), x = order[i];
+		order[i] = order[j];
+		order[j] = x;
+	}
+	for (int u = 0; u < NEST; u++) {
+		char ts[16], dur[16];
+		int k = order[u];
+		uid_of[k] = u;
+		snprintf(ts, sizeof(ts), "%d", 10 * open_at[k]);
+		snprintf(dur, sizeof(dur), "%d", 10 * (close_at[k] - open_at[k]));
+		ev(&e, (unsigned long)u, "cpu_op", "op", "1", "1", ts, dur, "");
+		if (tree_add(t, &e) < 0)
+			bad++;
+	}
+	tree_build(t);
+	for (int k = 0; k < NEST; k++) {
+		uint32_t want = parent[k] < 0 ? TREE_NONE : tree_find(t, (unsigned long)uid_of[parent[k]]);
+		if (tree_at(t, tree_find(t, (unsigned long)uid_of[k]))->parent != want && bad++ < 3)
+			printf("# op at %d..%d: parent %u, want %u\n", open_at[k], close_at[k],
+			       tree_at(t, tree_find(t, (unsigned long)uid_of[k]))->parent, want);
+	}
+	tree_free(t);
+	return bad == 0;
 }
 
 int main(void)
@@ -80,5 +137,6 @@ int main(void)
 	tap_ok(tree_at(t, tree_find(t, 2))->launcher == op, "kernels go to the nearest cpu_op");
 	tap_str(tree_stats(t).key, "correlation", "the linking key");
 	tree_free(t);
+	tap_ok(nest_shuffled(), "3000 ops added in shuffled order nest by time, as their brackets do");
 	return tap_done();
 }
