@@ -462,44 +462,77 @@ static int ts_before(const struct tree_node *node, uint32_t i, uint32_t j)
 	return node[i].ts < node[j].ts || (node[i].ts == node[j].ts && i < j);
 }
 
+/* The first place in v[lo..hi) that key goes before (v in order). */
+static size_t first_after(const struct tree_node *node, const uint32_t *v, size_t lo,
+			  size_t hi, uint32_t key)
+{
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (ts_before(node, key, v[m]))
+			hi = m;
+		else
+			lo = m + 1;
+	}
+	return lo;
+}
+
+/*
+ * Merges the runs a[i..mid) and a[mid..end) into b[i..end).  Where runs
+ * meet they overlap little: the parts of each that come before or after
+ * all of the other are found by binary search and copied whole.
+ */
+static void merge_runs(const struct tree_node *node, const uint32_t *a, uint32_t *b,
+		       size_t i, size_t mid, size_t end)
+{
+	size_t x = mid < end ? first_after(node, a, i, mid, a[mid]) : mid, y = mid, k = x;
+	size_t tail = mid < end ? first_after(node, a, mid, end, a[mid - 1]) : end;
+
+	tl_memcpy(b + i, a + i, (x - i) * sizeof(*b));
+	while (x < mid && y < tail)
+		b[k++] = ts_before(node, a[y], a[x]) ? a[y++] : a[x++];
+	while (x < mid)
+		b[k++] = a[x++];
+	tl_memcpy(b + k, a + y, (end - y) * sizeof(*b));
+}
+
 /*
  * ord[0..n) into ts_before's order by merging the runs already in it: host
  * events come nearly sorted (60 descents among the x20 trace's 673,540),
- * where qsort made its n log n comparisons through the node array.  A
- * pass merges neighbouring runs; passes halve their number.
+ * where qsort made its n log n comparisons through the node array.  The
+ * runs are found in one pass; then each pass merges neighbouring runs,
+ * halving their number, and looks at the nodes only where runs meet.
  */
 static void sort_by_ts(const struct tree_node *node, uint32_t *ord, size_t n)
 {
 	uint32_t *src = ord, *dst, *tmp;
-	size_t i, runs;
+	size_t *bound = NULL, nb = 0, alloc = 0, i;
 
-	for (i = 1; i < n && !ts_before(node, ord[i], ord[i - 1]); i++)
-		;
-	if (i >= n)
-		return;		/* in order already */
-	tmp = dst = xmalloc(st_mult(n, sizeof(*tmp)));
-	do {
-		for (runs = 0, i = 0; i < n; runs++) {
-			size_t mid = i + 1, end, x, y, k = i;
-			while (mid < n && !ts_before(node, src[mid], src[mid - 1]))
-				mid++;
-			end = mid < n ? mid + 1 : n;
-			while (end < n && !ts_before(node, src[end], src[end - 1]))
-				end++;
-			for (x = i, y = mid; x < mid && y < end;)
-				dst[k++] = ts_before(node, src[y], src[x]) ? src[y++] : src[x++];
-			while (x < mid)
-				dst[k++] = src[x++];
-			while (y < end)
-				dst[k++] = src[y++];
-			i = end;
+	for (i = 1; i <= n; i++)	/* bound[k]: where run k ends */
+		if (i == n || ts_before(node, ord[i], ord[i - 1])) {
+			xgrow((void **)&bound, &alloc, nb + 1, sizeof(*bound));
+			bound[nb++] = i;
 		}
+	if (nb <= 1) {
+		free(bound);
+		return;		/* in order already */
+	}
+	tmp = dst = xmalloc(st_mult(n, sizeof(*tmp)));
+	while (nb > 1) {
+		size_t k, merged = 0;
+		for (k = 0; k < nb; k += 2) {
+			size_t lo = k ? bound[k - 1] : 0;
+			size_t mid = bound[k], end = k + 1 < nb ? bound[k + 1] : mid;
+			merge_runs(node, src, dst, lo, mid, end);
+			bound[merged++] = end;
+		}
+		nb = merged;
 		dst = src;	/* what was merged is read next */
 		src = src == ord ? tmp : ord;
-	} while (runs > 1);
+	}
 	if (src != ord)
 		tl_memcpy(ord, src, n * sizeof(*ord));
 	free(tmp);
+	free(bound);
 }
 
 static void build_stacks(struct tree *t, uint32_t *tail)
