@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "display.h"
+#include "hmap.h"
 #include "outbuf.h"
 #include "path.h"
 #include "py_fmt.h"
@@ -109,6 +110,34 @@ static void test_strpool(void)
 	test_strpool_decimals();
 }
 
+/*
+ * hmap hashes a key by its run of 256 values: keys counted up, 256 or a
+ * power of two apart, ids of many threads in the high word (tl-tree's
+ * links), each must keep its value, absent keys stay absent, and no
+ * stride may crowd one stretch of the table (200,000 keys: milliseconds,
+ * not minutes).
+ */
+static void test_hmap(void)
+{
+	static const uint64_t stride[] = { 1, 2, 3, 256, 4096, 65536, UINT64_C(1) << 32,
+					   UINT64_C(0x9e3779b97f4a7c15) };
+	int ok = 1;
+
+	for (size_t k = 0; k < sizeof(stride) / sizeof(stride[0]); k++) {
+		struct hmap h = HMAP_INIT;
+		uint32_t v;
+		for (uint32_t i = 1; i <= 200000; i++)
+			hmap_put(&h, i * stride[k] + (i % 3 == 0 ? UINT64_C(1) << 62 : 0), i);
+		for (uint32_t i = 1; i <= 200000 && ok; i++) {
+			uint64_t key = i * stride[k] + (i % 3 == 0 ? UINT64_C(1) << 62 : 0);
+			ok = hmap_get(&h, key, &v) && v == i;
+		}
+		ok = ok && h.n == 200000 && !hmap_get(&h, UINT64_C(7) << 50, &v);
+		hmap_release(&h);
+	}
+	tap_ok(ok, "hmap: 200000 keys at strides 1 to 2^32 and at random, each found, no more");
+}
+
 static void test_tsv(void)
 {
 	int fds[2];
@@ -198,6 +227,7 @@ int main(void)
 	test_display();
 	test_repr();
 	test_strpool();
+	test_hmap();
 	test_tsv();
 	test_path();
 	return tap_done();
