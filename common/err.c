@@ -35,7 +35,7 @@ static void put_message(const char *fmt, va_list ap, const char *tail)
 	char small[1024], *buf = small, line[4096];
 	size_t len, k;
 	va_list aq;
-	int n;
+	int n, fits;
 
 	va_copy(aq, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
@@ -45,14 +45,19 @@ static void put_message(const char *fmt, va_list ap, const char *tail)
 		buf = small, n = (int)sizeof(small) - 1;
 	va_end(aq);
 	len = (size_t)snprintf(line, sizeof(line), "%s: ", progname);
-	k = len < sizeof(line) && n > 0 ?
-	    display_escape_mem(line + len, sizeof(line) - len, buf, (size_t)n, DISPLAY_TERMINAL) : 0;
-	if (len < sizeof(line) && k != SIZE_MAX) {
-		len += k;
+	fits = len < sizeof(line);
+	if (fits && n > 0) {
+		k = display_escape_mem(line + len, sizeof(line) - len, buf, (size_t)n,
+				       DISPLAY_TERMINAL);
+		fits = k != SIZE_MAX;
+		len += fits ? k : 0;
+	}
+	if (fits) {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s\n",
 					tail ? ": " : "", tail ? tail : "");
+		fits = len < sizeof(line);
 	}
-	if (len < sizeof(line) && k != SIZE_MAX) {
+	if (fits) {
 		fwrite(line, 1, len, stderr);	/* stderr is unbuffered: one write */
 	} else {
 		/* longer than a line's buffer: in pieces, escaped a part at a time */

@@ -499,15 +499,6 @@ int stream_dropped_fields(struct stream *s)
 	return 0;
 }
 
-/* Whether want holds a byte TSV writes escaped. */
-static int escapable(const char *want, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		if (want[k] == '\\' || want[k] == '\t' || want[k] == '\n' || want[k] == '\r')
-			return 1;
-	return 0;
-}
-
 int stream_dropped_is(const struct stream *s, int i, const char *want)
 {
 	const char *p, *end, *tab;
@@ -524,7 +515,7 @@ int stream_dropped_is(const struct stream *s, int i, const char *want)
 		return len == n && !memcmp(s->line + 9 + beg, want, n);
 	}
 	/* a value with such a byte is written escaped: compare it unescaped */
-	if (escapable(want, n))
+	if (strpbrk(want, "\\\t\n\r"))
 		return -1;
 	/* as written equal to a text without escapable bytes: the same value;
 	 * written otherwise, its value holds such a byte or differs */

@@ -64,9 +64,9 @@ struct sel {
 
 /*
  * Lines read back (the spool, or the input again) a block at a time and
- * cut where they lie: getline's copy of each into its own buffer was a
- * tenth of tl-tree's time writing the node stream.  The input read again
- * goes on past a segment's lines, so one of these lives as long as it.
+ * cut where they lie: getline's copy of each into its own buffer was 6 %
+ * of tl-tree on a pipe.  The input read again goes on past a segment's
+ * lines, so one of these lives for the whole write, not a segment.
  */
 struct reread {
 	char *buf;		/* cap bytes and a NUL */
