@@ -85,6 +85,14 @@ struct cat_event_out {
 	size_t nargs, nextra, args_alloc, extra_alloc;
 	char *scratch;
 	size_t scratch_alloc;
+	/* cat_event_row_text's walk: the columns' spans of the text (a
+	 * string's with its quotes), which are set (bit c), the other
+	 * members' spans, and the ts and dur numbers to check */
+	struct span { uint32_t b, e; } span[NCOLS], *rest_a, *rest_e;
+	uint32_t have;
+	size_t na, ne, a_alloc, e_alloc;
+	struct num_span { uint32_t b, e; int is_dur; } num[4];
+	int nnum;
 };
 
 struct cat_event_out *cat_event_out_new(struct outbuf *ob, int ndjson)
@@ -104,6 +112,8 @@ void cat_event_out_free(struct cat_event_out *w)
 	free(w->rest_args);
 	free(w->rest_extra);
 	free(w->scratch);
+	free(w->rest_a);
+	free(w->rest_e);
 	free(w);
 }
 
@@ -491,4 +501,233 @@ void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
 		put_col(w, c, j);
 	}
 	outbuf_putc(w->ob, '\n');
+}
+
+/*
+ * cat_event_row_text: the row straight from the event's compact text and
+ * its quote bits, in one walk, without tokens.  split() and row_raw()'s
+ * rules, on spans: a value goes to its key's column when the column is
+ * still free and the value suits it (takes()), else its member to "args"
+ * or "extra".
+ */
+
+/* Does the value text[b..e) suit a column that takes values this way? */
+static int text_takes(const char *text, uint32_t b, uint32_t e, int take)
+{
+	char c = text[b];
+	int prim = c != '"' && c != '{' && c != '[';
+
+	switch (take) {
+	case T_STRING:
+		return c == '"' && e - b > 2;
+	case T_SCALAR:
+		return c == '"' || prim;
+	case T_NUMBER:
+		return prim && c != 't' && c != 'f' && c != 'n';
+	case T_ARGS:
+		return c == '{';
+	default:
+		return 1;
+	}
+}
+
+static void add_span(struct span **v, size_t *n, size_t *alloc, size_t b, size_t e)
+{
+	if (*n == *alloc)
+		xgrow((void **)v, alloc, *n + 1, sizeof(**v));
+	(*v)[*n].b = (uint32_t)b;
+	(*v)[(*n)++].e = (uint32_t)e;
+}
+
+/*
+ * The key whose opening quote is at text[*pp], and the colon after it:
+ * *key its entry in the table or NULL, *pp moved to the value; -1 where
+ * the tokeniser would refuse.
+ */
+static inline int walk_key(const char *text, size_t len, const uint64_t *q, size_t *pp,
+			   const struct key *tab, const signed char *slots,
+			   const struct key **key)
+{
+	size_t p = *pp;
+	long e;
+
+	if (text[p] != '"' || (e = json_quote_next(q, len, p + 1)) < 0)
+		return -1;
+	*key = key_find(text + p + 1, (size_t)e - p - 1, tab, slots);
+	p = (size_t)e + 1;
+	if (p + 1 >= len || text[p] != ':')
+		return -1;
+	*pp = p + 1;
+	return 0;
+}
+
+/*
+ * After a member ending at text[p]: the next member's start (1), the end
+ * of the object after its '}' (0), or -1.
+ */
+static inline int walk_next(const char *text, size_t len, size_t *pp)
+{
+	size_t p = *pp;
+
+	if (p >= len)
+		return -1;
+	if (text[p] == ',') {
+		*pp = p + 1;
+		return p + 1 < len ? 1 : -1;
+	}
+	if (text[p] != '}')
+		return -1;
+	*pp = p + 1;
+	return 0;
+}
+
+/*
+ * The end of the value at text[p], inside depth open containers, or 0:
+ * strings and numbers here, containers by json.c.
+ */
+static inline size_t walk_value(const char *text, size_t len, const uint64_t *q, size_t p,
+				unsigned depth)
+{
+	long e;
+
+	if (text[p] == '"')
+		return (e = json_quote_next(q, len, p + 1)) < 0 ? 0 : (size_t)e + 1;
+	if (text[p] == '{' || text[p] == '[')
+		return json_compact_value_end(text, len, q, p, depth);
+	return json_compact_prim_end(text, len, p);
+}
+
+/* A member's value at [b, e) to its column, or the member to rest. */
+static inline void walk_place(struct cat_event_out *w, const char *text, const struct key *key,
+			      size_t kb, size_t b, size_t e, struct span **rest, size_t *nrest,
+			      size_t *alloc)
+{
+	if (key && !(w->have >> key->col & 1) && text_takes(text, (uint32_t)b, (uint32_t)e,
+							     key->take)) {
+		w->have |= (uint32_t)1 << key->col;
+		w->span[key->col].b = (uint32_t)b;
+		w->span[key->col].e = (uint32_t)e;
+	} else {
+		add_span(rest, nrest, alloc, kb, e);
+	}
+}
+
+/* The args object at text[p] (its '{'): the end after its '}', or 0. */
+static size_t walk_args(struct cat_event_out *w, const char *text, size_t len,
+			const uint64_t *q, size_t p)
+{
+	const struct key *key;
+	size_t kb, e;
+	int r;
+
+	if (++p >= len)
+		return 0;
+	if (text[p] == '}')
+		return p + 1;
+	do {
+		kb = p;
+		if (walk_key(text, len, q, &p, arg_keys, arg_slots, &key) < 0 ||
+		    (e = walk_value(text, len, q, p, 2)) == 0)
+			return 0;
+		walk_place(w, text, key, kb, p, e, &w->rest_a, &w->na, &w->a_alloc);
+		p = e;
+	} while ((r = walk_next(text, len, &p)) > 0);
+	return r < 0 ? 0 : p;
+}
+
+/* The event's members into spans: 0, or -1 where the tokeniser would refuse. */
+static int walk_event(struct cat_event_out *w, const char *text, size_t len, const uint64_t *q)
+{
+	const struct key *key;
+	size_t p = 1, kb, e;
+	int r;
+
+	w->have = 0;
+	w->na = w->ne = 0;
+	w->nnum = 0;
+	if (len < 2 || len >= (size_t)1 << 31 || text[0] != '{')
+		return -1;
+	if (text[1] == '}')
+		return len == 2 ? 0 : -1;
+	do {
+		kb = p;
+		if (walk_key(text, len, q, &p, event_keys, event_slots, &key) < 0)
+			return -1;
+		if (key && key->col == C_ARGS && !(w->have >> C_ARGS & 1) && text[p] == '{') {
+			if ((e = walk_args(w, text, len, q, p)) == 0)
+				return -1;
+			w->have |= (uint32_t)1 << C_ARGS;
+			p = e;
+			continue;
+		}
+		if ((e = walk_value(text, len, q, p, 1)) == 0)
+			return -1;
+		if (key && (key->col == C_TS || key->col == C_DUR) &&
+		    text_takes(text, (uint32_t)p, (uint32_t)e, T_NUMBER)) {
+			if (w->nnum == (int)(sizeof(w->num) / sizeof(*w->num)))
+				return -1;	/* the tokens' way has no such limit */
+			w->num[w->nnum].b = (uint32_t)p;
+			w->num[w->nnum].e = (uint32_t)e;
+			w->num[w->nnum++].is_dur = key->col == C_DUR;
+		}
+		walk_place(w, text, key, kb, p, e, &w->rest_e, &w->ne, &w->e_alloc);
+		p = e;
+	} while ((r = walk_next(text, len, &p)) > 0);
+	return r < 0 || p != len ? -1 : 0;
+}
+
+/* put_members_raw on spans. */
+static char *put_spans(char *o, const char *text, const struct span *v, size_t n)
+{
+	size_t i = 0;
+
+	*o++ = '{';
+	while (i < n) {
+		size_t b = v[i].b, e = v[i].e;
+		while (++i < n && v[i].b == e + 1)
+			e = v[i].e;
+		o = put_bytes(o, text + b, e - b);
+		if (i < n)
+			*o++ = ',';
+	}
+	*o++ = '}';
+	return o;
+}
+
+static char *put_span_col(char *o, const struct cat_event_out *w, int c, const char *text)
+{
+	const struct span *v = &w->span[c];
+
+	if (c == C_ARGS)
+		return w->have >> C_ARGS & 1 ? put_spans(o, text, w->rest_a, w->na) : o;
+	if (c == C_EXTRA)
+		return w->ne ? put_spans(o, text, w->rest_e, w->ne) : o;
+	if (!(w->have >> c & 1))
+		return o;
+	if (c == C_PH || c == C_CAT || c == C_NAME)	/* the text between the quotes */
+		return put_bytes(o, text + v->b + 1, v->e - v->b - 2);
+	return put_bytes(o, text + v->b, v->e - v->b);
+}
+
+int cat_event_row_text(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
+		       size_t len, const uint64_t *quotes, struct cat_number *cn)
+{
+	char *o;
+
+	if (w->ndjson || !quotes || walk_event(w, text, len, quotes) < 0 ||
+	    !(o = outbuf_room(w->ob, st_add(len, ROW_EXTRA))))
+		return -1;
+	for (int i = 0; cn && i < w->nnum; i++)
+		cat_number_value(cn, uid, w->num[i].is_dur, text + w->num[i].b,
+				 w->num[i].e - w->num[i].b);
+	o = put_u64(o, uid);
+	*o++ = '\t';
+	o = put_u64(o, src);
+	for (int c = C_PH; c < NCOLS; c++) {
+		*o++ = '\t';
+		o = put_span_col(o, w, c, text);
+	}
+	*o++ = '\n';
+	outbuf_wrote(w->ob, o);
+	return 0;
 }

@@ -591,24 +591,10 @@ static long fast_string(const struct json *j, const char *s, size_t len, size_t 
 	return (long)p;
 }
 
-/*
- * The string whose text starts at s[p], by the quote bits: the offset of
- * the next quote, or -1 when none is left before len.
- */
+/* The string whose text starts at s[p], by the quote bits (json.h). */
 static long next_quote(const uint64_t *q, size_t len, size_t p)
 {
-	size_t w = p / 64;
-	uint64_t m = p < len ? q[w] >> (p % 64) : 0;
-
-	if (m)	/* most strings end in the word they start in */
-		p += (size_t)__builtin_ctzll(m);
-	while (!m) {
-		if (++w * 64 >= len)
-			return -1;
-		if ((m = q[w]) != 0)
-			p = w * 64 + (size_t)__builtin_ctzll(m);
-	}
-	return p < len ? (long)p : -1;
+	return json_quote_next(q, len, p);
 }
 
 /* A string's end by the quote bits q when there are some, else by its bytes. */
@@ -774,6 +760,80 @@ key:		/* a key of object stack[depth - 1] starts at s[p] */
 	p = (size_t)e + 1;
 	if (p + 1 >= len || s[p] != ':')
 		return -1;
+	p++;
+	goto value;
+}
+
+size_t json_compact_prim_end(const char *s, size_t len, size_t p)
+{
+	size_t r = fast_prim(s, len, p);
+
+	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
+}
+
+/*
+ * fast_tokens_by's walk of one value without its tokens: the open
+ * containers' kinds as bits (bit i set: the i-th open one is an object),
+ * since depth + d never passes FAST_DEPTH.
+ */
+size_t json_compact_value_end(const char *s, size_t len, const uint64_t *q, size_t p,
+			      unsigned depth)
+{
+	uint32_t obj = 0;
+	unsigned d = 0;
+	size_t r;
+	long e;
+
+value:
+	if (s[p] == '{' || s[p] == '[') {
+		if (depth + d >= FAST_DEPTH)
+			return 0;
+		obj = (obj & ~((uint32_t)1 << d)) | (uint32_t)(s[p] == '{') << d;
+		d++;
+		if (++p >= len)
+			return 0;
+		if (s[p] == '}' || s[p] == ']')
+			goto close;
+		if (obj >> (d - 1) & 1)
+			goto key;
+		goto value;
+	}
+	if (s[p] == '"') {
+		if ((e = next_quote(q, len, p + 1)) < 0)
+			return 0;
+		p = (size_t)e + 1;
+	} else {
+		r = fast_prim(s, len, p);
+		if (r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}'))
+			return 0;
+		p = r;
+	}
+after:
+	if (d == 0)
+		return p;
+	if (p >= len)
+		return 0;
+	if (s[p] == ',') {
+		if (++p >= len)
+			return 0;
+		if (obj >> (d - 1) & 1)
+			goto key;
+		goto value;
+	}
+	if (s[p] != '}' && s[p] != ']')
+		return 0;
+close:
+	if ((s[p] == '}') != (obj >> (d - 1) & 1))
+		return 0;
+	p++;
+	d--;
+	goto after;
+key:
+	if (s[p] != '"' || (e = next_quote(q, len, p + 1)) < 0)
+		return 0;
+	p = (size_t)e + 1;
+	if (p + 1 >= len || s[p] != ':')
+		return 0;
 	p++;
 	goto value;
 }

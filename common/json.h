@@ -129,6 +129,42 @@ int json_parse_compact(struct json *j, const char *text, size_t len,
 int json_parse_compact_quotes(struct json *j, const char *text, size_t len,
 			      int escapes, const uint64_t *quotes);
 
+/*
+ * Walking compact text by its quote bits, without tokens (tl-cat's rows,
+ * cat_event_row_text).  Each takes only what json_parse_compact_quotes'
+ * one-pass tokeniser takes at that place, and refuses (-1, 0) wherever it
+ * would not, so that a caller refused can tokenise the text as before.
+ *
+ * json_quote_next: the offset of the first quote at or after p (the end of
+ * a string whose text starts at p), or -1 when none is left before len.
+ */
+static inline long json_quote_next(const uint64_t *quotes, size_t len, size_t p)
+{
+	size_t w = p / 64;
+	uint64_t m = p < len ? quotes[w] >> (p % 64) : 0;
+
+	if (m)	/* most strings end in the word they start in */
+		p += (size_t)__builtin_ctzll(m);
+	while (!m) {
+		if (++w * 64 >= len)
+			return -1;
+		if ((m = quotes[w]) != 0)
+			p = w * 64 + (size_t)__builtin_ctzll(m);
+	}
+	return p < len ? (long)p : -1;
+}
+
+/*
+ * The end (one past it) of the value that starts at text[p], inside depth
+ * open containers: a string, a literal or number followed by , ] or }, or
+ * a whole object or array; 0 where the tokeniser would refuse it.  What
+ * follows a string or container is the caller's to check.
+ */
+size_t json_compact_value_end(const char *text, size_t len, const uint64_t *quotes,
+			      size_t p, unsigned depth);
+/* The same for a number or literal at text[p] alone (a call less). */
+size_t json_compact_prim_end(const char *text, size_t len, size_t p);
+
 /* json_skip's walk for a container without its next index (not closed). */
 unsigned json_skip_open(const struct json *j, unsigned i);
 

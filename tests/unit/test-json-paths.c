@@ -5,7 +5,11 @@
  * named on the command line, and seeded random mutations of them): both
  * accept or both refuse, accepted values get byte-identical tokens, and a
  * refusal gets the same message at the same offset; values without a
- * backslash or control byte also through json_parse_compact_quotes.
+ * backslash or control byte also through json_parse_compact_quotes.  And
+ * tl-cat's two ways to a row agree there: cat_event_row_text, from the text
+ * and its quote bits, writes the bytes cat_event_row writes from the
+ * tokens, with the same ts/dur findings, or refuses (writing nothing)
+ * where the tokeniser refuses; it refuses no object of the traces.
  *
  * usage: test-json-paths [TRACE.json...]
  */
@@ -13,13 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cat_event.h"
+#include "cat_number.h"
 #include "json.h"
 #include "json_scan.h"
+#include "outbuf.h"
 #include "tap.h"
 #include "xorshift.h"
 
 static struct json fast, slow;
 static unsigned long nvalues, ndiff, nquoted;
+/* rows: made from the text; refused where the tokens made one (not
+ * counting mutations, which may add blanks the one-pass tokeniser refuses) */
+static unsigned long nrows, nrefused;
+static int mutating;
+static struct outbuf *ob_tok, *ob_text;
+static struct cat_event_out *w_tok, *w_text;
 
 
 static void differ(const char *how, const char *t, size_t n)
@@ -43,6 +56,36 @@ static void agree(int a, int b, const char *what, const char *t, size_t n)
 	else
 		return;
 	differ(how, t, n);
+}
+
+/*
+ * tl-cat's row of the object t[0..n) (tokens: fast holds its tokens) and
+ * from the text with its quote bits: the same bytes and number findings,
+ * or a refusal with nothing written where the tokens have no row.
+ */
+static void compare_rows(const char *t, size_t n, const uint64_t *bits, int tokens)
+{
+	struct cat_number cn_tok = { 0 }, cn_text = { 0 };
+	int r;
+
+	if (n > 16384)	/* a row stays in the buffer, never flushed */
+		return;
+	ob_tok->len = ob_text->len = 0;
+	r = cat_event_row_text(w_text, 3, nvalues, t, n, bits, &cn_text);
+	if (r < 0 && ob_text->len)
+		differ("cat_event_row_text refused after writing", t, n);
+	if (r == 0 && !tokens)
+		differ("cat_event_row_text took what the tokeniser refuses", t, n);
+	if (!tokens || r < 0) {
+		nrefused += tokens && !mutating;
+		return;
+	}
+	nrows++;
+	cat_event_row(w_tok, 3, nvalues, &fast, &cn_tok);
+	if (ob_tok->len != ob_text->len || memcmp(ob_tok->buf, ob_text->buf, ob_tok->len))
+		differ("cat_event_row_text: another row", t, n);
+	if (memcmp(&cn_tok, &cn_text, sizeof(cn_tok)))
+		differ("cat_event_row_text: other ts/dur findings", t, n);
 }
 
 /*
@@ -73,6 +116,7 @@ static void compare_quotes(const char *t, size_t n)
 	a = json_parse_compact_quotes(&fast, t, n, 0, bits);
 	b = json_parse_compact(&slow, t, n, 0);
 	agree(a, b, "json_parse_compact_quotes", t, n);
+	compare_rows(t, n, bits, a == 0 && fast.tok[0].type == JSON_OBJECT);
 }
 
 /*
@@ -125,7 +169,9 @@ static void mutate(const char *t, size_t n, char *m)
 			}
 		}
 		m[len] = '\0';
+		mutating = 1;
 		compare(m, len, 1);
+		mutating = 0;
 	}
 }
 
@@ -136,6 +182,21 @@ static const char *cases[] = {
 	"{\"a\" :1}", "{1:2}", "{\"a\":1 }", "[\"a\\\"b\"]", "[\"\\u00e9\\ud83d\\ude00\"]",
 	"[\"\\ud83d\"]", "[\"\\x\"]", "[\"\\u12\"]", "[\"a\x01\"]", "[\"a", "{\"a\":[1,2}",
 	"[1]]", "[1]x", "{\"a\":1}{", "\"s\"", "1", " {} ", "{\"\":\"\"}", "[[[[[[[[[[1]]]]]]]]]]",
+	/* events, for tl-cat's two ways to a row: repeated, misplaced and
+	 * mistyped members of every column, literals, empty and long keys */
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":1,\"tid\":\"7\",\"ts\":1.5,"
+	"\"dur\":2,\"args\":{\"correlation\":5,\"External id\":6,\"stream\":7,\"device\":0,"
+	"\"Input Dims\":[[1,2],[]],\"Input type\":[\"float\",\"\"],\"x\":{\"y\":[true,null]}}}",
+	"{\"ts\":1,\"ts\":2,\"dur\":-3,\"dur\":\"4\",\"ts\":true,\"ts\":1e400,\"dur\":5}",
+	"{\"args\":1,\"args\":{\"stream\":\"7\",\"stream\":8,\"stream\":9},\"args\":{}}",
+	"{\"args\":{},\"ph\":\"\",\"ph\":\"i\",\"name\":null,\"name\":[\"n\"],\"id\":{},\"id\":false}",
+	"{\"pid\":[],\"pid\":\"\",\"tid\":null,\"\":1,\"Sequence number\":2,\"Concrete Inputs\":3}",
+	"{\"args\":{\"Concrete Inputs\":[\"[]\",\"\"],\"Input Strides\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	"[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}",
+	"{\"args\":{\"Input Strides\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}",
+	"{\"args\":{\"Input Strides\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}",
+	"{\"a\":{\"b\":{\"c\":[1,{\"d\":\"e\"}]}},\"args\":{\"a\":{}}}", "{\"ph\":\"X\"}x",
+	"{\"ph\":\"X\",}", "{\"ph\":\"X\"", "{\"ph\"}", "{\"ts\":01}", "{\"ts\":1.}",
 	"{\"k\":\"\xc3\xa9\"}", "[\"a\x00b\"]", "{\"a\":1:2}", "[\"a\":1]", "{,}", "[,1]",
 	"[1,,2]", "{\"a\":1,,\"b\":2}", "[{\"a\":[{\"b\":[{}]}]}]", "[\"\\/\\b\\f\\n\\r\\t\\\\\"]",
 };
@@ -182,6 +243,10 @@ int main(int argc, char **argv)
 
 	json_init(&fast);
 	json_init(&slow);
+	ob_tok = outbuf_open_fd(-1);	/* never flushed: rows are compared in place */
+	ob_text = outbuf_open_fd(-1);
+	w_tok = cat_event_out_new(ob_tok, 0);
+	w_text = cat_event_out_new(ob_text, 0);
 	fast.fast = 1;
 	slow.fast = 0;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
@@ -196,11 +261,20 @@ int main(int argc, char **argv)
 	compare(m, 200, 0);
 	tap_ok(ndiff == 0, "edge cases and their mutations: the same on both paths");
 	for (int a = 1; a < argc; a++) {
+		unsigned long refused = nrefused;
 		before = ndiff;
 		trace(argv[a]);
 		tap_ok(ndiff == before, "trace events and their mutations: the same on both paths");
+		tap_ok(nrefused == refused, "cat_event_row_text refuses no event of the trace");
 	}
 	printf("# %lu values compared (%lu also with quote bits), %lu differences\n", nvalues, nquoted, ndiff);
+	printf("# %lu rows compared, %lu refused by cat_event_row_text\n", nrows, nrefused);
+	tap_ok(nrows > 0, "rows from text and from tokens were compared");
+	cat_event_out_free(w_tok);
+	cat_event_out_free(w_text);
+	ob_tok->len = ob_text->len = 0;
+	outbuf_close(ob_tok);
+	outbuf_close(ob_text);
 	json_release(&fast);
 	json_release(&slow);
 	return tap_done();
