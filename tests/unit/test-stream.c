@@ -418,6 +418,57 @@ static void test_end_elements(void)
 	tap_ok(bad == 0, "stream_end_elements: a decimal count up to 2^31, else -1; other lines 0");
 }
 
+/*
+ * Rows of 40 fields, mostly empty or short: up to 16 tabs in one 16-byte
+ * step of the splitter, some rows with an escape, some with one field too
+ * many or too few (an error, told after the rows before it).
+ */
+static void test_many_fields(void)
+{
+	enum { NF = 40, NR = 2000 };
+	char path[] = "/tmp/test-stream-many.XXXXXX";
+	int fd = mkstemp(path), bad = 0, rc, rows = 0, r;
+	static char f[NR][NF][24];
+	static size_t n[NR][NF];
+	int extra[NR];
+	struct stream *s;
+	FILE *fp = fdopen(fd, "w");
+
+	fputs("#tl-events 1\n", fp);
+	for (int j = 0; j < NF; j++)
+		fprintf(fp, "%sc%d", j ? "\t" : "", j);
+	fputc('\n', fp);
+	for (r = 0; r < NR; r++) {
+		/* the last row alone may have a field too many or too few */
+		extra[r] = r == NR - 1 ? (int)rnd(3) - 1 : 0;
+		for (int j = 0; j < NF + extra[r]; j++) {
+			n[r][j] = rnd(3) ? rnd(3) : rnd(20);
+			for (size_t i = 0; i < n[r][j]; i++)
+				f[r][j][i] = rnd(60) ? (char)('a' + rnd(26)) : '\t';
+			if (j)
+				fputc('\t', fp);
+			if (j < NF)
+				put_escaped(fp, f[r][j], n[r][j]);
+		}
+		fputc('\n', fp);
+	}
+	fclose(fp);
+	s = stream_open(path, "events");
+	while ((rc = stream_next(s)) == STREAM_ROW) {
+		for (int j = 0; j < NF; j++)
+			if (stream_field_len(s, j) != n[rows][j] ||
+			    memcmp(stream_field(s, j), f[rows][j], n[rows][j]))
+				bad++;
+		rows++;
+	}
+	tap_ok(bad == 0, "40 short fields a row: every field as written");
+	tap_ok(rows == NR - (extra[NR - 1] != 0) &&
+	       rc == (extra[NR - 1] ? STREAM_ERROR : STREAM_EOF),
+	       "a row with a field too many or too few is an error");
+	stream_close(s);
+	unlink(path);
+}
+
 int main(void)
 {
 	tl_set_progname("test-stream");
@@ -427,6 +478,7 @@ int main(void)
 	test_round_trip(1);
 	test_round_trip(0);
 	test_lengths();
+	test_many_fields();
 	test_wrong_fields();
 	test_row_text();
 	test_row_text_escapes();
