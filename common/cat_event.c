@@ -78,16 +78,15 @@ static void fill_slots(signed char *slots, const struct key *tab, size_t n)
 struct cat_event_out {
 	struct outbuf *ob;
 	int ndjson;
-	/* per row: the value token of each column, -1 for none */
-	int col[NCOLS];
-	/* key tokens of members left for "args" and "extra" */
-	unsigned *rest_args, *rest_extra;
-	size_t nargs, nextra, args_alloc, extra_alloc;
 	char *scratch;
 	size_t scratch_alloc;
-	/* cat_event_row_text's walk: the columns' spans of the text (a
-	 * string's with its quotes), which are set (bit c), the other
-	 * members' spans, and the ts and dur numbers to check */
+	/*
+	 * Per row, made from the tokens (split) or the text (walk_event):
+	 * the columns' values as spans of the compact text (a string's with
+	 * its quotes), which columns have one (bit c), the spans "key":value
+	 * of the members left for "args" (rest_a) and "extra" (rest_e); for
+	 * the walk, the ts and dur numbers to check once it is done
+	 */
 	struct span { uint32_t b, e; } span[NCOLS], *rest_a, *rest_e;
 	uint32_t have;
 	size_t na, ne, a_alloc, e_alloc;
@@ -109,8 +108,6 @@ void cat_event_out_free(struct cat_event_out *w)
 {
 	if (!w)
 		return;
-	free(w->rest_args);
-	free(w->rest_extra);
 	free(w->scratch);
 	free(w->rest_a);
 	free(w->rest_e);
@@ -272,10 +269,27 @@ static int takes(const struct json *j, unsigned v, int take)
 	return take != T_NUMBER || json_tok_is_number(j, v);
 }
 
-static void add_rest(unsigned **v, size_t *n, size_t *alloc, unsigned k)
+static void add_span(struct span **v, size_t *n, size_t *alloc, size_t b, size_t e)
 {
-	xgrow((void **)v, alloc, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = k;
+	if (*n == *alloc)
+		xgrow((void **)v, alloc, *n + 1, sizeof(**v));
+	(*v)[*n].b = (uint32_t)b;
+	(*v)[(*n)++].e = (uint32_t)e;
+}
+
+/* Token v's text as column c's value. */
+static void take_col(struct cat_event_out *w, const struct json *j, int c, unsigned v)
+{
+	w->have |= (uint32_t)1 << c;
+	w->span[c].b = (uint32_t)json_tok_begin(&j->tok[v]);
+	w->span[c].e = (uint32_t)json_tok_finish(&j->tok[v]);
+}
+
+/* Key token k and its value, "key":value, to a rest list. */
+static void add_member(struct span **v, size_t *n, size_t *alloc, const struct json *j,
+		       unsigned k)
+{
+	add_span(v, n, alloc, json_tok_begin(&j->tok[k]), json_tok_finish(&j->tok[k + 1]));
 }
 
 static void split_args(struct cat_event_out *w, const struct json *j,
@@ -285,10 +299,10 @@ static void split_args(struct cat_event_out *w, const struct json *j,
 
 	for (unsigned k = a + 1; k < end; k = json_skip(j, k + 1)) {
 		const struct key *key = lookup(w, j, k, arg_keys, arg_slots);
-		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take))
-			w->col[key->col] = (int)k + 1;
+		if (key && !(w->have >> key->col & 1) && takes(j, k + 1, key->take))
+			take_col(w, j, key->col, k + 1);
 		else
-			add_rest(&w->rest_args, &w->nargs, &w->args_alloc, k);
+			add_member(&w->rest_a, &w->na, &w->a_alloc, j, k);
 	}
 }
 
@@ -302,49 +316,42 @@ static void split(struct cat_event_out *w, const struct json *j, struct cat_numb
 {
 	unsigned end = json_skip(j, 0);
 
-	for (int c = 0; c < NCOLS; c++)
-		w->col[c] = -1;
-	w->nargs = w->nextra = 0;
+	w->have = 0;
+	w->na = w->ne = 0;
 	for (unsigned k = 1; k < end; k = json_skip(j, k + 1)) {
 		const struct key *key = lookup(w, j, k, event_keys, event_slots);
 		if (cn && key && (key->col == C_TS || key->col == C_DUR) &&
 		    json_tok_is_number(j, k + 1))
 			cat_number_value(cn, uid, key->col == C_DUR, j->text + j->tok[k + 1].start,
 					 (size_t)(j->tok[k + 1].end - j->tok[k + 1].start));
-		if (key && w->col[key->col] < 0 && takes(j, k + 1, key->take)) {
-			w->col[key->col] = (int)k + 1;
+		if (key && !(w->have >> key->col & 1) && takes(j, k + 1, key->take)) {
+			take_col(w, j, key->col, k + 1);
 			if (key->col == C_ARGS)
 				split_args(w, j, k + 1);
 		} else {
-			add_rest(&w->rest_extra, &w->nextra, &w->extra_alloc, k);
+			add_member(&w->rest_e, &w->ne, &w->e_alloc, j, k);
 		}
 	}
 }
 
-/* "key":value,... of the listed key tokens, in braces. */
-static void put_members(struct cat_event_out *w, const struct json *j,
-			const unsigned *keys, size_t n)
+/* Members' spans, comma-separated, in braces (escaped: text with backslashes). */
+static void put_members(struct cat_event_out *w, const char *text, const struct span *v,
+			size_t n, int escaped)
 {
 	outbuf_putc(w->ob, '{');
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			outbuf_putc(w->ob, ',');
-		json_compact(j, keys[i], w->ob, 1);
-		outbuf_putc(w->ob, ':');
-		json_compact(j, keys[i] + 1, w->ob, 1);
+		json_put_text(w->ob, text + v[i].b, v[i].e - v[i].b, escaped);
 	}
 	outbuf_putc(w->ob, '}');
 }
 
-/* A string column: decoded, then TSV-escaped. */
-static void put_string(struct cat_event_out *w, const struct json *j,
-		       const struct json_tok *t)
+/* A string column, the text between the quotes: decoded, then TSV-escaped. */
+static void put_string(struct cat_event_out *w, const char *s, size_t n, int escaped)
 {
-	const char *s = j->text + t->start;
-	size_t n = (size_t)(t->end - t->start);
-
 	/* without escapes the text cannot hold a byte TSV escapes */
-	if (!j->escapes || !memchr(s, '\\', n)) {
+	if (!escaped || !memchr(s, '\\', n)) {
 		outbuf_put_slow(w->ob, s, n);	/* memcpy: names can be long */
 		return;
 	}
@@ -353,21 +360,21 @@ static void put_string(struct cat_event_out *w, const struct json *j,
 	outbuf_tsv(w->ob, w->scratch, n);
 }
 
-static void put_col(struct cat_event_out *w, int c, const struct json *j)
+static void put_col(struct cat_event_out *w, int c, const char *text, int escaped)
 {
-	int v = w->col[c];
+	const struct span *v = &w->span[c];
 
 	if (c == C_ARGS) {
-		if (v >= 0)
-			put_members(w, j, w->rest_args, w->nargs);
+		if (w->have >> C_ARGS & 1)
+			put_members(w, text, w->rest_a, w->na, escaped);
 	} else if (c == C_EXTRA) {
-		if (w->nextra)
-			put_members(w, j, w->rest_extra, w->nextra);
-	} else if (v >= 0) {
+		if (w->ne)
+			put_members(w, text, w->rest_e, w->ne, escaped);
+	} else if (w->have >> c & 1) {
 		if (c == C_PH || c == C_CAT || c == C_NAME)
-			put_string(w, j, &j->tok[v]);
+			put_string(w, text + v->b + 1, v->e - v->b - 2, escaped);
 		else
-			json_compact(j, (unsigned)v, w->ob, 1);
+			json_put_text(w->ob, text + v->b, v->e - v->b, escaped);
 	}
 }
 
@@ -424,19 +431,20 @@ static char *put_u64(char *o, uint64_t v)
 }
 
 /*
- * put_members by runs: "key":value is one span of the text, and members
- * next to each other there (one comma between) are one span together.
+ * Members' spans by runs: "key":value is one span of the text, and
+ * members next to each other there (one comma between) are one span
+ * together.
  */
-static char *put_members_raw(char *o, const struct json *j, const unsigned *keys, size_t n)
+static char *put_spans(char *o, const char *text, const struct span *v, size_t n)
 {
 	size_t i = 0;
 
 	*o++ = '{';
 	while (i < n) {
-		size_t b = json_tok_begin(&j->tok[keys[i]]), e = json_tok_finish(&j->tok[keys[i] + 1]);
-		while (++i < n && json_tok_begin(&j->tok[keys[i]]) == e + 1)
-			e = json_tok_finish(&j->tok[keys[i] + 1]);
-		o = put_bytes(o, j->text + b, e - b);
+		size_t b = v[i].b, e = v[i].e;
+		while (++i < n && v[i].b == e + 1)
+			e = v[i].e;
+		o = put_bytes(o, text + b, e - b);
 		if (i < n)
 			*o++ = ',';
 	}
@@ -444,27 +452,26 @@ static char *put_members_raw(char *o, const struct json *j, const unsigned *keys
 	return o;
 }
 
-static char *put_col_raw(char *o, const struct cat_event_out *w, int c, const struct json *j)
+static char *put_col_raw(char *o, const struct cat_event_out *w, int c, const char *text)
 {
-	const struct json_tok *t;
-	int v = w->col[c];
+	const struct span *v = &w->span[c];
 
 	if (c == C_ARGS)
-		return v >= 0 ? put_members_raw(o, j, w->rest_args, w->nargs) : o;
+		return w->have >> C_ARGS & 1 ? put_spans(o, text, w->rest_a, w->na) : o;
 	if (c == C_EXTRA)
-		return w->nextra ? put_members_raw(o, j, w->rest_extra, w->nextra) : o;
-	if (v < 0)
+		return w->ne ? put_spans(o, text, w->rest_e, w->ne) : o;
+	if (!(w->have >> c & 1))
 		return o;
-	t = &j->tok[v];
-	if (c == C_PH || c == C_CAT || c == C_NAME)
-		return put_bytes(o, j->text + t->start, (size_t)(t->end - t->start));
-	return put_bytes(o, j->text + json_tok_begin(t), json_tok_finish(t) - json_tok_begin(t));
+	if (c == C_PH || c == C_CAT || c == C_NAME)	/* the text between the quotes */
+		return put_bytes(o, text + v->b + 1, v->e - v->b - 2);
+	return put_bytes(o, text + v->b, v->e - v->b);
 }
 
-/* The row by plain stores: 0, or -1 when it may not fit the buffer. */
-static int row_raw(struct cat_event_out *w, unsigned src, uint64_t uid, const struct json *j)
+/* The row of text without escapes by plain stores: 0, or -1 when it may not fit. */
+static int row_raw(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
+		   size_t len)
 {
-	char *o = outbuf_room(w->ob, st_add(j->len, ROW_EXTRA));
+	char *o = outbuf_room(w->ob, st_add(len, ROW_EXTRA));
 
 	if (!o)
 		return -1;
@@ -473,7 +480,7 @@ static int row_raw(struct cat_event_out *w, unsigned src, uint64_t uid, const st
 	o = put_u64(o, src);
 	for (int c = C_PH; c < NCOLS; c++) {
 		*o++ = '\t';
-		o = put_col_raw(o, w, c, j);
+		o = put_col_raw(o, w, c, text);
 	}
 	*o++ = '\n';
 	outbuf_wrote(w->ob, o);
@@ -491,14 +498,14 @@ void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
 		return;
 	}
 	split(w, j, j->escapes ? NULL : cn, uid);
-	if (!j->escapes && row_raw(w, src, uid, j) == 0)
+	if (!j->escapes && row_raw(w, src, uid, j->text, j->len) == 0)
 		return;
 	outbuf_u64(w->ob, uid);
 	outbuf_putc(w->ob, '\t');
 	outbuf_u64(w->ob, src);
 	for (int c = C_PH; c < NCOLS; c++) {
 		outbuf_putc(w->ob, '\t');
-		put_col(w, c, j);
+		put_col(w, c, j->text, j->escapes);
 	}
 	outbuf_putc(w->ob, '\n');
 }
@@ -529,14 +536,6 @@ static int text_takes(const char *text, uint32_t b, uint32_t e, int take)
 	default:
 		return 1;
 	}
-}
-
-static void add_span(struct span **v, size_t *n, size_t *alloc, size_t b, size_t e)
-{
-	if (*n == *alloc)
-		xgrow((void **)v, alloc, *n + 1, sizeof(**v));
-	(*v)[*n].b = (uint32_t)b;
-	(*v)[(*n)++].e = (uint32_t)e;
 }
 
 /*
@@ -676,58 +675,14 @@ static int walk_event(struct cat_event_out *w, const char *text, size_t len, con
 	return r < 0 || p != len ? -1 : 0;
 }
 
-/* put_members_raw on spans. */
-static char *put_spans(char *o, const char *text, const struct span *v, size_t n)
-{
-	size_t i = 0;
-
-	*o++ = '{';
-	while (i < n) {
-		size_t b = v[i].b, e = v[i].e;
-		while (++i < n && v[i].b == e + 1)
-			e = v[i].e;
-		o = put_bytes(o, text + b, e - b);
-		if (i < n)
-			*o++ = ',';
-	}
-	*o++ = '}';
-	return o;
-}
-
-static char *put_span_col(char *o, const struct cat_event_out *w, int c, const char *text)
-{
-	const struct span *v = &w->span[c];
-
-	if (c == C_ARGS)
-		return w->have >> C_ARGS & 1 ? put_spans(o, text, w->rest_a, w->na) : o;
-	if (c == C_EXTRA)
-		return w->ne ? put_spans(o, text, w->rest_e, w->ne) : o;
-	if (!(w->have >> c & 1))
-		return o;
-	if (c == C_PH || c == C_CAT || c == C_NAME)	/* the text between the quotes */
-		return put_bytes(o, text + v->b + 1, v->e - v->b - 2);
-	return put_bytes(o, text + v->b, v->e - v->b);
-}
-
 int cat_event_row_text(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
 		       size_t len, const uint64_t *quotes, struct cat_number *cn)
 {
-	char *o;
-
 	if (w->ndjson || !quotes || walk_event(w, text, len, quotes) < 0 ||
-	    !(o = outbuf_room(w->ob, st_add(len, ROW_EXTRA))))
+	    row_raw(w, src, uid, text, len) < 0)
 		return -1;
 	for (int i = 0; cn && i < w->nnum; i++)
 		cat_number_value(cn, uid, w->num[i].is_dur, text + w->num[i].b,
 				 w->num[i].e - w->num[i].b);
-	o = put_u64(o, uid);
-	*o++ = '\t';
-	o = put_u64(o, src);
-	for (int c = C_PH; c < NCOLS; c++) {
-		*o++ = '\t';
-		o = put_span_col(o, w, c, text);
-	}
-	*o++ = '\n';
-	outbuf_wrote(w->ob, o);
 	return 0;
 }

@@ -975,7 +975,7 @@ unsigned json_skip_open(const struct json *j, unsigned i)
  * were checked), so TSV escaping is doubling the backslashes: find them
  * with memchr and copy the runs between.
  */
-static void put_raw(struct outbuf *ob, const char *s, size_t n, int tsv)
+void json_put_text(struct outbuf *ob, const char *s, size_t n, int tsv)
 {
 	const char *e = s + n, *b;
 
@@ -993,7 +993,7 @@ void json_compact(const struct json *j, unsigned i, struct outbuf *ob, int tsv)
 	const struct json_tok *t = &j->tok[i];
 	size_t b = json_tok_begin(t);
 
-	put_raw(ob, j->text + b, json_tok_finish(t) - b, tsv && j->escapes);
+	json_put_text(ob, j->text + b, json_tok_finish(t) - b, tsv && j->escapes);
 }
 
 static int hexval(char c)

@@ -189,6 +189,8 @@ static inline unsigned json_skip(const struct json *j, unsigned i)
  * tab, newline, carriage return or NUL: the checks reject them in strings).
  */
 void json_compact(const struct json *j, unsigned i, struct outbuf *ob, int tsv);
+/* The same for compact text s[0..n) itself (a span of a token's text). */
+void json_put_text(struct outbuf *ob, const char *s, size_t n, int tsv);
 
 /*
  * Check the escapes of a JSON string's inner text s[0..n) as Python's
