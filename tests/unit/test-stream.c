@@ -442,13 +442,16 @@ static void test_many_fields(void)
 		/* the last row alone may have a field too many or too few */
 		extra[r] = r == NR - 1 ? (int)rnd(3) - 1 : 0;
 		for (int j = 0; j < NF + extra[r]; j++) {
+			if (j)
+				fputc('\t', fp);
+			if (j == NF) {	/* the field too many */
+				fputc('x', fp);
+				continue;
+			}
 			n[r][j] = rnd(3) ? rnd(3) : rnd(20);
 			for (size_t i = 0; i < n[r][j]; i++)
 				f[r][j][i] = rnd(60) ? (char)('a' + rnd(26)) : '\t';
-			if (j)
-				fputc('\t', fp);
-			if (j < NF)
-				put_escaped(fp, f[r][j], n[r][j]);
+			put_escaped(fp, f[r][j], n[r][j]);
 		}
 		fputc('\n', fp);
 	}
