@@ -771,30 +771,38 @@ size_t json_compact_prim_end(const char *s, size_t len, size_t p)
 	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
 }
 
+static inline int is_obj(const uint64_t *obj, unsigned i)
+{
+	return (int)(obj[i / 64] >> i % 64 & 1);
+}
+
 /*
- * fast_tokens_by's walk of one value without its tokens: the open
- * containers' kinds as bits (bit i set: the i-th open one is an object),
- * since depth + d never passes FAST_DEPTH.
+ * fast_tokens_by's walk of one value without its tokens, and without its
+ * depth limit (FAST_DEPTH is for its token stack; jsmn takes what is
+ * deeper, to the same spans): the open containers' kinds as bits (bit i
+ * set: the i-th open one is an object), to JSON_MAX_DEPTH, which json_scan
+ * already refused beyond.
  */
 size_t json_compact_value_end(const char *s, size_t len, const uint64_t *q, size_t p,
 			      unsigned depth)
 {
-	uint32_t obj = 0;
+	uint64_t obj[JSON_MAX_DEPTH / 64 + 1];
 	unsigned d = 0;
 	size_t r;
 	long e;
 
 value:
 	if (s[p] == '{' || s[p] == '[') {
-		if (depth + d >= FAST_DEPTH)
+		if (depth + d >= JSON_MAX_DEPTH)
 			return 0;
-		obj = (obj & ~((uint32_t)1 << d)) | (uint32_t)(s[p] == '{') << d;
+		obj[d / 64] = (obj[d / 64] & ~((uint64_t)1 << d % 64)) |
+			      (uint64_t)(s[p] == '{') << d % 64;
 		d++;
 		if (++p >= len)
 			return 0;
 		if (s[p] == '}' || s[p] == ']')
 			goto close;
-		if (obj >> (d - 1) & 1)
+		if (is_obj(obj, d - 1))
 			goto key;
 		goto value;
 	}
@@ -816,14 +824,14 @@ after:
 	if (s[p] == ',') {
 		if (++p >= len)
 			return 0;
-		if (obj >> (d - 1) & 1)
+		if (is_obj(obj, d - 1))
 			goto key;
 		goto value;
 	}
 	if (s[p] != '}' && s[p] != ']')
 		return 0;
 close:
-	if ((s[p] == '}') != (obj >> (d - 1) & 1))
+	if ((s[p] == '}') != is_obj(obj, d - 1))
 		return 0;
 	p++;
 	d--;

@@ -132,8 +132,10 @@ int json_parse_compact_quotes(struct json *j, const char *text, size_t len,
 /*
  * Walking compact text by its quote bits, without tokens (tl-cat's rows,
  * cat_event_row_text).  Each takes only what json_parse_compact_quotes'
- * one-pass tokeniser takes at that place, and refuses (-1, 0) wherever it
- * would not, so that a caller refused can tokenise the text as before.
+ * one-pass tokeniser takes at that place, nesting aside (to
+ * JSON_MAX_DEPTH, where jsmn takes over from it), and refuses (-1, 0)
+ * wherever it would not, so that a caller refused can tokenise the text
+ * as before.
  *
  * json_quote_next: the offset of the first quote at or after p (the end of
  * a string whose text starts at p), or -1 when none is left before len.
