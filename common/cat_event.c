@@ -249,24 +249,28 @@ static inline const struct key *lookup(struct cat_event_out *w, const struct jso
 	return key_find(s, len, tab, slots);
 }
 
-/* Does value token v suit a column that takes values this way? */
-static int takes(const struct json *j, unsigned v, int take)
+/*
+ * Does the value text[b..e) suit a column that takes values this way?  By
+ * its first byte: a string's is its quote, a container's its bracket, and
+ * the other values are numbers or literals (the text is valid JSON).
+ */
+static int text_takes(const char *text, size_t b, size_t e, int take)
 {
-	/* the token types each way takes, as bits */
-	static const unsigned types[] = {
-		[T_STRING] = 1u << JSON_STRING,
-		[T_SCALAR] = 1u << JSON_STRING | 1u << JSON_PRIMITIVE,
-		[T_NUMBER] = 1u << JSON_PRIMITIVE,
-		[T_ARGS] = 1u << JSON_OBJECT,
-		[T_ANY] = ~0u,
-	};
-	const struct json_tok *t = &j->tok[v];
+	char c = text[b];
+	int prim = c != '"' && c != '{' && c != '[';
 
-	if (!(types[take] >> t->type & 1))
-		return 0;
-	if (take == T_STRING)
-		return t->end > t->start;
-	return take != T_NUMBER || json_tok_is_number(j, v);
+	switch (take) {
+	case T_STRING:
+		return c == '"' && e - b > 2;	/* not empty */
+	case T_SCALAR:
+		return c == '"' || prim;
+	case T_NUMBER:
+		return prim && c != 't' && c != 'f' && c != 'n';
+	case T_ARGS:
+		return c == '{';
+	default:
+		return 1;
+	}
 }
 
 static void add_span(struct span **v, size_t *n, size_t *alloc, size_t b, size_t e)
@@ -277,19 +281,34 @@ static void add_span(struct span **v, size_t *n, size_t *alloc, size_t b, size_t
 	(*v)[(*n)++].e = (uint32_t)e;
 }
 
-/* Token v's text as column c's value. */
-static void take_col(struct cat_event_out *w, const struct json *j, int c, unsigned v)
+/*
+ * The member whose key (a table entry or NULL) starts at kb, its value at
+ * text[b..e): the value to the key's column when the column is still free
+ * and the value suits it (1), else the member, "key":value, to rest (0).
+ * Both ways to a row place members by it.
+ */
+static inline int place(struct cat_event_out *w, const char *text, const struct key *key,
+			size_t kb, size_t b, size_t e, struct span **rest, size_t *nrest,
+			size_t *alloc)
 {
-	w->have |= (uint32_t)1 << c;
-	w->span[c].b = (uint32_t)json_tok_begin(&j->tok[v]);
-	w->span[c].e = (uint32_t)json_tok_finish(&j->tok[v]);
+	if (key && !(w->have >> key->col & 1) && text_takes(text, b, e, key->take)) {
+		w->have |= (uint32_t)1 << key->col;
+		w->span[key->col].b = (uint32_t)b;
+		w->span[key->col].e = (uint32_t)e;
+		return 1;
+	}
+	add_span(rest, nrest, alloc, kb, e);
+	return 0;
 }
 
-/* Key token k and its value, "key":value, to a rest list. */
-static void add_member(struct span **v, size_t *n, size_t *alloc, const struct json *j,
-		       unsigned k)
+/* Key token k and its value by place(). */
+static int place_tok(struct cat_event_out *w, const struct json *j, const struct key *key,
+		     unsigned k, struct span **rest, size_t *nrest, size_t *alloc)
 {
-	add_span(v, n, alloc, json_tok_begin(&j->tok[k]), json_tok_finish(&j->tok[k + 1]));
+	const struct json_tok *v = &j->tok[k + 1];
+
+	return place(w, j->text, key, json_tok_begin(&j->tok[k]), json_tok_begin(v),
+		     json_tok_finish(v), rest, nrest, alloc);
 }
 
 static void split_args(struct cat_event_out *w, const struct json *j,
@@ -299,10 +318,7 @@ static void split_args(struct cat_event_out *w, const struct json *j,
 
 	for (unsigned k = a + 1; k < end; k = json_skip(j, k + 1)) {
 		const struct key *key = lookup(w, j, k, arg_keys, arg_slots);
-		if (key && !(w->have >> key->col & 1) && takes(j, k + 1, key->take))
-			take_col(w, j, key->col, k + 1);
-		else
-			add_member(&w->rest_a, &w->na, &w->a_alloc, j, k);
+		place_tok(w, j, key, k, &w->rest_a, &w->na, &w->a_alloc);
 	}
 }
 
@@ -324,13 +340,9 @@ static void split(struct cat_event_out *w, const struct json *j, struct cat_numb
 		    json_tok_is_number(j, k + 1))
 			cat_number_value(cn, uid, key->col == C_DUR, j->text + j->tok[k + 1].start,
 					 (size_t)(j->tok[k + 1].end - j->tok[k + 1].start));
-		if (key && !(w->have >> key->col & 1) && takes(j, k + 1, key->take)) {
-			take_col(w, j, key->col, k + 1);
-			if (key->col == C_ARGS)
-				split_args(w, j, k + 1);
-		} else {
-			add_member(&w->rest_e, &w->ne, &w->e_alloc, j, k);
-		}
+		if (place_tok(w, j, key, k, &w->rest_e, &w->ne, &w->e_alloc) &&
+		    key->col == C_ARGS)
+			split_args(w, j, k + 1);
 	}
 }
 
@@ -512,31 +524,9 @@ void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
 
 /*
  * cat_event_row_text: the row straight from the event's compact text and
- * its quote bits, in one walk, without tokens.  split() and row_raw()'s
- * rules, on spans: a value goes to its key's column when the column is
- * still free and the value suits it (takes()), else its member to "args"
- * or "extra".
+ * its quote bits, in one walk, without tokens: members placed as split()
+ * places them, then written by row_raw().
  */
-
-/* Does the value text[b..e) suit a column that takes values this way? */
-static int text_takes(const char *text, uint32_t b, uint32_t e, int take)
-{
-	char c = text[b];
-	int prim = c != '"' && c != '{' && c != '[';
-
-	switch (take) {
-	case T_STRING:
-		return c == '"' && e - b > 2;
-	case T_SCALAR:
-		return c == '"' || prim;
-	case T_NUMBER:
-		return prim && c != 't' && c != 'f' && c != 'n';
-	case T_ARGS:
-		return c == '{';
-	default:
-		return 1;
-	}
-}
 
 /*
  * The key whose opening quote is at text[*pp], and the colon after it:
@@ -580,37 +570,6 @@ static inline int walk_next(const char *text, size_t len, size_t *pp)
 	return 0;
 }
 
-/*
- * The end of the value at text[p], inside depth open containers, or 0:
- * strings and numbers here, containers by json.c.
- */
-static inline size_t walk_value(const char *text, size_t len, const uint64_t *q, size_t p,
-				unsigned depth)
-{
-	long e;
-
-	if (text[p] == '"')
-		return (e = json_quote_next(q, len, p + 1)) < 0 ? 0 : (size_t)e + 1;
-	if (text[p] == '{' || text[p] == '[')
-		return json_compact_value_end(text, len, q, p, depth);
-	return json_compact_prim_end(text, len, p);
-}
-
-/* A member's value at [b, e) to its column, or the member to rest. */
-static inline void walk_place(struct cat_event_out *w, const char *text, const struct key *key,
-			      size_t kb, size_t b, size_t e, struct span **rest, size_t *nrest,
-			      size_t *alloc)
-{
-	if (key && !(w->have >> key->col & 1) && text_takes(text, (uint32_t)b, (uint32_t)e,
-							     key->take)) {
-		w->have |= (uint32_t)1 << key->col;
-		w->span[key->col].b = (uint32_t)b;
-		w->span[key->col].e = (uint32_t)e;
-	} else {
-		add_span(rest, nrest, alloc, kb, e);
-	}
-}
-
 /* The args object at text[p] (its '{'): the end after its '}', or 0. */
 static size_t walk_args(struct cat_event_out *w, const char *text, size_t len,
 			const uint64_t *q, size_t p)
@@ -626,9 +585,9 @@ static size_t walk_args(struct cat_event_out *w, const char *text, size_t len,
 	do {
 		kb = p;
 		if (walk_key(text, len, q, &p, arg_keys, arg_slots, &key) < 0 ||
-		    (e = walk_value(text, len, q, p, 2)) == 0)
+		    (e = json_compact_value_end(text, len, q, p, 2)) == 0)
 			return 0;
-		walk_place(w, text, key, kb, p, e, &w->rest_a, &w->na, &w->a_alloc);
+		place(w, text, key, kb, p, e, &w->rest_a, &w->na, &w->a_alloc);
 		p = e;
 	} while ((r = walk_next(text, len, &p)) > 0);
 	return r < 0 ? 0 : p;
@@ -659,17 +618,17 @@ static int walk_event(struct cat_event_out *w, const char *text, size_t len, con
 			p = e;
 			continue;
 		}
-		if ((e = walk_value(text, len, q, p, 1)) == 0)
+		if ((e = json_compact_value_end(text, len, q, p, 1)) == 0)
 			return -1;
 		if (key && (key->col == C_TS || key->col == C_DUR) &&
-		    text_takes(text, (uint32_t)p, (uint32_t)e, T_NUMBER)) {
+		    text_takes(text, p, e, T_NUMBER)) {
 			if (w->nnum == (int)(sizeof(w->num) / sizeof(*w->num)))
 				return -1;	/* the tokens' way has no such limit */
 			w->num[w->nnum].b = (uint32_t)p;
 			w->num[w->nnum].e = (uint32_t)e;
 			w->num[w->nnum++].is_dur = key->col == C_DUR;
 		}
-		walk_place(w, text, key, kb, p, e, &w->rest_e, &w->ne, &w->e_alloc);
+		place(w, text, key, kb, p, e, &w->rest_e, &w->ne, &w->e_alloc);
 		p = e;
 	} while ((r = walk_next(text, len, &p)) > 0);
 	return r < 0 || p != len ? -1 : 0;

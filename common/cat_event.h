@@ -49,8 +49,8 @@ void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
  * The same row from the event's compact text (json_scan_item.ctext, no
  * backslash) and its quote bits, without tokenising it: 0, or -1 with
  * nothing written and cn untouched where the text is not a plain object
- * the one-pass tokeniser takes (or the stream is --ndjson, or quotes is
- * NULL): then tokenise it and call cat_event_row.
+ * the one-pass tokeniser takes, nesting aside (or the stream is --ndjson,
+ * or quotes is NULL): then tokenise it and call cat_event_row.
  */
 int cat_event_row_text(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
 		       size_t len, const uint64_t *quotes, struct cat_number *cn);

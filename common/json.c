@@ -591,17 +591,11 @@ static long fast_string(const struct json *j, const char *s, size_t len, size_t 
 	return (long)p;
 }
 
-/* The string whose text starts at s[p], by the quote bits (json.h). */
-static long next_quote(const uint64_t *q, size_t len, size_t p)
-{
-	return json_quote_next(q, len, p);
-}
-
 /* A string's end by the quote bits q when there are some, else by its bytes. */
 static inline __attribute__((always_inline)) long
 string_end(const struct json *j, const uint64_t *q, const char *s, size_t len, size_t p)
 {
-	return q ? next_quote(q, len, p) : fast_string(j, s, len, p);
+	return q ? json_quote_next(q, len, p) : fast_string(j, s, len, p);
 }
 
 #ifdef __SSE2__
@@ -674,6 +668,14 @@ static size_t fast_prim(const char *s, size_t len, size_t p)
 	return e ? p + e : 0;
 }
 
+/* fast_prim's end where the value must end: before , ] or }; else 0. */
+static inline size_t prim_end(const char *s, size_t len, size_t p)
+{
+	size_t r = fast_prim(s, len, p);
+
+	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
+}
+
 /*
  * Inlined into two callers, with quote bits and without, so that the
  * test of which way a string ends is not made per string.
@@ -716,8 +718,8 @@ value:		/* a value starts at s[p] */
 		j->tok[t].end = (int)e;
 		p = (size_t)e + 1;
 	} else {
-		size_t q = fast_prim(s, len, p);
-		if (q == 0 || q >= len || (s[q] != ',' && s[q] != ']' && s[q] != '}'))
+		size_t q = prim_end(s, len, p);
+		if (q == 0)
 			return -1;
 		t = fast_tok(j, &n, JSON_PRIMITIVE, p, parent);
 		j->tok[t].end = (int)q;
@@ -764,13 +766,6 @@ key:		/* a key of object stack[depth - 1] starts at s[p] */
 	goto value;
 }
 
-size_t json_compact_prim_end(const char *s, size_t len, size_t p)
-{
-	size_t r = fast_prim(s, len, p);
-
-	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
-}
-
 static inline int is_obj(const uint64_t *obj, unsigned i)
 {
 	return (int)(obj[i / 64] >> i % 64 & 1);
@@ -807,12 +802,11 @@ value:
 		goto value;
 	}
 	if (s[p] == '"') {
-		if ((e = next_quote(q, len, p + 1)) < 0)
+		if ((e = json_quote_next(q, len, p + 1)) < 0)
 			return 0;
 		p = (size_t)e + 1;
 	} else {
-		r = fast_prim(s, len, p);
-		if (r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}'))
+		if ((r = prim_end(s, len, p)) == 0)
 			return 0;
 		p = r;
 	}
@@ -837,7 +831,7 @@ close:
 	d--;
 	goto after;
 key:
-	if (s[p] != '"' || (e = next_quote(q, len, p + 1)) < 0)
+	if (s[p] != '"' || (e = json_quote_next(q, len, p + 1)) < 0)
 		return 0;
 	p = (size_t)e + 1;
 	if (p + 1 >= len || s[p] != ':')

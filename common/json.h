@@ -164,8 +164,6 @@ static inline long json_quote_next(const uint64_t *quotes, size_t len, size_t p)
  */
 size_t json_compact_value_end(const char *text, size_t len, const uint64_t *quotes,
 			      size_t p, unsigned depth);
-/* The same for a number or literal at text[p] alone (a call less). */
-size_t json_compact_prim_end(const char *text, size_t len, size_t p);
 
 /* json_skip's walk for a container without its next index (not closed). */
 unsigned json_skip_open(const struct json *j, unsigned i);
