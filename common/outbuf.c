@@ -38,12 +38,30 @@ struct outbuf *outbuf_open_path(const char *path)
 	return ob;
 }
 
-void outbuf_flush(struct outbuf *ob)
+struct outbuf *outbuf_open_mem(void)
+{
+	return outbuf_open_fd(-1);
+}
+
+/* A memory outbuf's room for n bytes more: it grows, doubling. */
+static void grow(struct outbuf *ob, size_t n)
+{
+	size_t cap = ob->cap;
+
+	while (cap - ob->len < n)
+		cap = st_mult(cap, 2);
+	if (cap != ob->cap) {
+		ob->buf = xrealloc(ob->buf, cap);
+		ob->cap = cap;
+	}
+}
+
+static void write_all(int fd, const char *s, size_t len)
 {
 	size_t off = 0;
 
-	while (off < ob->len) {
-		ssize_t n = write(ob->fd, ob->buf + off, ob->len - off);
+	while (off < len) {
+		ssize_t n = write(fd, s + off, len - off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -51,14 +69,35 @@ void outbuf_flush(struct outbuf *ob)
 		}
 		off += (size_t)n;
 	}
+}
+
+void outbuf_flush(struct outbuf *ob)
+{
+	if (ob->fd < 0) {	/* a memory outbuf: room, not a write */
+		grow(ob, ob->cap);
+		return;
+	}
+	write_all(ob->fd, ob->buf, ob->len);
 	ob->len = 0;
+}
+
+void outbuf_write_through(struct outbuf *ob, const char *s, size_t n)
+{
+	if (ob->fd < 0) {
+		outbuf_put(ob, s, n);
+		return;
+	}
+	write_all(ob->fd, ob->buf, ob->len);
+	ob->len = 0;
+	write_all(ob->fd, s, n);
 }
 
 void outbuf_close(struct outbuf *ob)
 {
 	if (!ob)
 		return;
-	outbuf_flush(ob);
+	if (ob->fd >= 0)
+		outbuf_flush(ob);
 	if (ob->own_fd && close(ob->fd) != 0)
 		tl_die_errno("write error");
 	free(ob->buf);
@@ -83,6 +122,8 @@ void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n)
 
 char *outbuf_room(struct outbuf *ob, size_t n)
 {
+	if (ob->fd < 0)
+		grow(ob, n);
 	if (n > ob->cap)
 		return NULL;
 	if (ob->cap - ob->len < n)

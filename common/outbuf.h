@@ -24,9 +24,17 @@ struct outbuf {
 };
 
 struct outbuf *outbuf_open_fd(int fd);
+/*
+ * An outbuf that only collects (fd -1): it grows instead of writing, so
+ * outbuf_flush makes room and writes nothing; its bytes are ob->buf[0..len),
+ * outbuf_clear empties it.
+ */
+struct outbuf *outbuf_open_mem(void);
 /* Opens (truncates) path for writing, or stdout for NULL or "-". */
 struct outbuf *outbuf_open_path(const char *path);
 void outbuf_flush(struct outbuf *ob);
+/* The bytes pending, then s[0..n) straight to the fd: no copy, for big blocks. */
+void outbuf_write_through(struct outbuf *ob, const char *s, size_t n);
 void outbuf_close(struct outbuf *ob);
 void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n);
 void outbuf_tsv(struct outbuf *ob, const char *s, size_t n);
@@ -39,13 +47,19 @@ void outbuf_i64(struct outbuf *ob, int64_t v);
 /*
  * Room for up to n bytes stored straight into the buffer, for a writer
  * that knows a bound on what it writes: where they go, or NULL when n is
- * more than the buffer holds.  outbuf_wrote then takes the bytes up to end.
+ * more than the buffer holds (a memory outbuf grows to hold them).
+ * outbuf_wrote then takes the bytes up to end.
  */
 char *outbuf_room(struct outbuf *ob, size_t n);
 
 static inline void outbuf_wrote(struct outbuf *ob, const char *end)
 {
 	ob->len = (size_t)(end - ob->buf);
+}
+
+static inline void outbuf_clear(struct outbuf *ob)
+{
+	ob->len = 0;
 }
 
 static inline void outbuf_put(struct outbuf *ob, const char *s, size_t n)

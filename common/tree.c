@@ -58,14 +58,6 @@ struct tree {
 	struct hmap pm;		/* (thread << 32 | link id) → node, last one wins */
 	uint32_t *roots;
 	size_t nroots, aroots;
-	/* scratch for the busy-time walks */
-	double *iv;
-	size_t aiv;
-	uint32_t *stk;
-	size_t astk;
-	/* the last tree_gpu_busy() answer: busy_node's busy time */
-	uint32_t busy_node;
-	double busy_val;
 	/* rows come in runs of one thread: its key, and the last thread's
 	 * "pid\ttid" with its id (thread_key) */
 	char *tkey;
@@ -185,7 +177,6 @@ struct tree *tree_new(unsigned flags)
 	t->sp = strpool_new();
 	t->threads = strpool_new();
 	t->key = KEY_UNDECIDED;
-	t->busy_node = TREE_NONE;
 	return t;
 }
 
@@ -202,8 +193,6 @@ void tree_free(struct tree *t)
 	free(t->flow_f);
 	hmap_release(&t->pm);
 	free(t->roots);
-	free(t->iv);
-	free(t->stk);
 	free(t->tkey);
 	free(t);
 }
@@ -839,6 +828,34 @@ struct tree_stats tree_stats(const struct tree *t)
 
 /* ---- busy times --------------------------------------------------------- */
 
+/* The walks' scratch space, one per thread asking (the tree stays const). */
+struct tree_walk {
+	double *iv;
+	size_t aiv;
+	uint32_t *stk;
+	size_t astk;
+	/* the last tree_gpu_busy() answer: busy_node's busy time */
+	uint32_t busy_node;
+	double busy_val;
+};
+
+struct tree_walk *tree_walk_new(void)
+{
+	struct tree_walk *w = xcalloc(1, sizeof(*w));
+
+	w->busy_node = TREE_NONE;
+	return w;
+}
+
+void tree_walk_free(struct tree_walk *w)
+{
+	if (!w)
+		return;
+	free(w->iv);
+	free(w->stk);
+	free(w);
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const double *x = a, *y = b;
@@ -876,22 +893,23 @@ static double busy(double *iv, size_t n)
  * Collects the intervals of the linked events in i's subtree; with
  * launcher != TREE_NONE only those attributed to it.  Returns their number.
  */
-static size_t gather(struct tree *t, uint32_t i, uint32_t launcher, size_t *count)
+static size_t gather(const struct tree *t, struct tree_walk *w, uint32_t i, uint32_t launcher,
+		     size_t *count)
 {
 	size_t nstk = 0, niv = 0;
 
 	*count = 0;
-	xgrow((void **)&t->stk, &t->astk, 1, sizeof(*t->stk));
-	t->stk[nstk++] = i;
+	xgrow((void **)&w->stk, &w->astk, 1, sizeof(*w->stk));
+	w->stk[nstk++] = i;
 	while (nstk) {
-		const struct tree_node *n = &t->node[t->stk[--nstk]];
+		const struct tree_node *n = &t->node[w->stk[--nstk]];
 		uint32_t c;
 
 		for (c = n->first_child; c != TREE_NONE; c = t->node[c].next_sibling) {
 			const struct tree_node *cn = &t->node[c];
 			if (cn->flags & TN_HOST) {
-				xgrow((void **)&t->stk, &t->astk, nstk + 1, sizeof(*t->stk));
-				t->stk[nstk++] = c;
+				xgrow((void **)&w->stk, &w->astk, nstk + 1, sizeof(*w->stk));
+				w->stk[nstk++] = c;
 				continue;
 			}
 			if (launcher != TREE_NONE && cn->launcher != launcher)
@@ -899,9 +917,9 @@ static size_t gather(struct tree *t, uint32_t i, uint32_t launcher, size_t *coun
 			++*count;
 			if (!(cn->flags & TN_TIMED))
 				continue;
-			xgrow((void **)&t->iv, &t->aiv, 2 * niv + 2, sizeof(*t->iv));
-			t->iv[2 * niv] = cn->ts;
-			t->iv[2 * niv + 1] = t_end(cn);
+			xgrow((void **)&w->iv, &w->aiv, 2 * niv + 2, sizeof(*w->iv));
+			w->iv[2 * niv] = cn->ts;
+			w->iv[2 * niv + 1] = t_end(cn);
 			niv++;
 		}
 	}
@@ -923,31 +941,31 @@ static int only_child(const struct tree *t, uint32_t p, uint32_t c)
  * walking the rest of the chain for each op: a 100000-deep chain took
  * tl-tree 37 s (quadratic), now a walk per chain.
  */
-double tree_gpu_busy(struct tree *t, uint32_t i)
+double tree_gpu_busy(const struct tree *t, struct tree_walk *w, uint32_t i)
 {
 	size_t count, n;
-	uint32_t m = t->busy_node;
+	uint32_t m = w->busy_node;
 
 	if (!t->node[i].gpu_n)
 		return 0;
 	if (m != TREE_NONE && (m == i || only_child(t, m, i) || only_child(t, i, m))) {
-		t->busy_node = i;
-		return t->busy_val;
+		w->busy_node = i;
+		return w->busy_val;
 	}
-	n = gather(t, i, TREE_NONE, &count);
-	t->busy_node = i;
-	t->busy_val = busy(t->iv, n);
-	return t->busy_val;
+	n = gather(t, w, i, TREE_NONE, &count);
+	w->busy_node = i;
+	w->busy_val = busy(w->iv, n);
+	return w->busy_val;
 }
 
-double tree_kernel_direct(struct tree *t, uint32_t i, uint32_t *cnt)
+double tree_kernel_direct(const struct tree *t, struct tree_walk *w, uint32_t i, uint32_t *cnt)
 {
 	size_t count, n;
 
 	*cnt = 0;
 	if (!(t->node[i].flags & TN_LAUNCHER))
 		return -1;
-	n = gather(t, i, i, &count);
+	n = gather(t, w, i, i, &count);
 	*cnt = (uint32_t)count;
-	return busy(t->iv, n);
+	return busy(w->iv, n);
 }

@@ -20,17 +20,20 @@
  *			if (tree_event_read(&ev, s, &cols) < 0 || tree_add(t, &ev) < 0) ...
  *		}
  *	tree_build(t);                               link everything; add no more
+ *	struct tree_walk *w = tree_walk_new();
  *	for (i = 0; i < tree_count(t); i++) {
  *		const struct tree_node *n = tree_at(t, i);
- *		... n->parent, tree_gpu_busy(t, i), tree_kernel_direct(t, i, &cnt) ...
+ *		... n->parent, tree_gpu_busy(t, w, i), tree_kernel_direct(t, w, i, &cnt) ...
  *	}
+ *	tree_walk_free(w);
  *	tree_free(t);
  *
  * Node links (parent, first_child, next_sibling, fwd_bwd, launcher) are node
  * indexes, TREE_NONE when absent; ->uid gives the event's uid.  Children
  * follow TraceLens's order: host children by ts, then linked GPU events.
- * The busy-time queries walk the subtree and use scratch space in the
- * tree, hence the non-const tree (not for concurrent use).
+ * The busy-time queries walk the subtree in a struct tree_walk
+ * (tree_walk_new) of the caller's: a built tree is only read, so threads
+ * may ask at once, each with its own walk.
  */
 #ifndef TL_TREE_H
 #define TL_TREE_H
@@ -146,13 +149,17 @@ const char *tree_link_word(int link);
 int tree_is_gpu(const struct tree_node *n);
 struct tree_stats tree_stats(const struct tree *t);
 
+/* Scratch space for the busy-time walks (see above). */
+struct tree_walk;
+struct tree_walk *tree_walk_new(void);
+void tree_walk_free(struct tree_walk *w);
 /* Busy time (µs) of node i's gpu_events: TraceLens's total_subtree_kernel_time. */
-double tree_gpu_busy(struct tree *t, uint32_t i);
+double tree_gpu_busy(const struct tree *t, struct tree_walk *w, uint32_t i);
 /*
  * For a kernel launcher, the busy time of the GPU events attributed to it
  * (total_direct_kernel_time) and their number; returns -1 with *n = 0
  * when i launches nothing directly.
  */
-double tree_kernel_direct(struct tree *t, uint32_t i, uint32_t *n);
+double tree_kernel_direct(const struct tree *t, struct tree_walk *w, uint32_t i, uint32_t *n);
 
 #endif

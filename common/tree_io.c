@@ -25,6 +25,7 @@
 #include "num_parse.h"
 #include "tree_io.h"
 #include "outbuf.h"
+#include "par_lines.h"
 #include "py_fmt.h"
 #include "stream.h"
 #include "tree.h"
@@ -119,13 +120,13 @@ static ssize_t reread_line(struct reread *r, FILE *fp, char **line, size_t *took
 struct seg {
 	struct tree *t;
 	char *src;
-	FILE *fp;		/* the spool, read back with getline */
+	FILE *fp;		/* the spool, read back by par_lines */
 	struct outbuf *sp;	/* and written through this */
 	FILE *again;		/* or the input file itself, read a second time */
 	size_t nlines;		/* lines of the segment, when reading it again */
 	const char *path;
 	char *trace;		/* its trace's name for messages (stream_trace) */
-	struct reread in;	/* the lines read back from fp or again */
+	struct reread in;	/* the lines read back from again */
 };
 
 FILE *tree_io_spool(void)
@@ -228,8 +229,8 @@ static void put_no_node(struct outbuf *ob, const unsigned char *want, int all)
 }
 
 /* The appended columns of one row (those in want); i is its node or TREE_NONE. */
-static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i,
-			  const unsigned char *want, int all)
+static void put_tree_cols(struct outbuf *ob, const struct tree *t, struct tree_walk *w,
+			  uint32_t i, const unsigned char *want, int all)
 {
 	const struct tree_node *n;
 	int host;
@@ -259,11 +260,11 @@ static void put_tree_cols(struct outbuf *ob, struct tree *t, uint32_t i,
 	if (col(ob, want, TC_GPU_N) && host)
 		outbuf_u64(ob, n->gpu_n);
 	if ((n->flags & TN_LAUNCHER) && (want[TC_KDIRECT] || want[TC_KDIRECT_N]))
-		direct = tree_kernel_direct(t, i, &cnt);
+		direct = tree_kernel_direct(t, w, i, &cnt);
 	if (col(ob, want, TC_KDIRECT) && (n->flags & TN_LAUNCHER))
 		put_float(ob, direct);
 	if (col(ob, want, TC_BUSY) && host)
-		put_float(ob, tree_gpu_busy(t, i));
+		put_float(ob, tree_gpu_busy(t, w, i));
 	if (col(ob, want, TC_LAUNCHER))
 		put_uid(ob, t, n->launcher);
 	if (col(ob, want, TC_KDIRECT_N) && (n->flags & TN_LAUNCHER))
@@ -424,24 +425,33 @@ static void put_thin(struct outbuf *out, const struct raw_row *r)
 	outbuf_putc(out, '\n');
 }
 
+/* The rows' making in one thread: the tree (only read) and its own walk. */
+struct rows {
+	const struct tree *t;
+	struct tree_walk *w;
+	const struct sel *x;
+};
+
 /* One row read back: its fields and tree columns, unless --tree-rows leaves it out. */
-static void put_row(struct seg *g, struct outbuf *out, const struct sel *x, const char *line,
-		    size_t len, uint32_t *cur)
+static void put_row(const struct rows *rw, struct outbuf *out, const char *line, size_t len,
+		    uint32_t *cur)
 {
+	const struct tree *t = rw->t;
+	const struct sel *x = rw->x;
 	unsigned long uid = row_uid(line, x->ucol);
-	size_t nr = tree_count(g->t);
+	size_t nr = tree_count(t);
 	uint32_t i;
 
-	while (*cur < nr && tree_at(g->t, *cur)->uid < uid)
+	while (*cur < nr && tree_at(t, *cur)->uid < uid)
 		(*cur)++;
-	i = *cur < nr && tree_at(g->t, *cur)->uid == uid ? *cur : TREE_NONE;
-	if (x->tree_rows && (i == TREE_NONE || !(tree_at(g->t, i)->flags & TN_TREE)))
+	i = *cur < nr && tree_at(t, *cur)->uid == uid ? *cur : TREE_NONE;
+	if (x->tree_rows && (i == TREE_NONE || !(tree_at(t, i)->flags & TN_TREE)))
 		return;
-	if (x->lean && (i == TREE_NONE || (tree_at(g->t, i)->parent == TREE_NONE &&
-					    !(tree_at(g->t, i)->flags & TN_TREE)))) {
+	if (x->lean && (i == TREE_NONE || (tree_at(t, i)->parent == TREE_NONE &&
+					    !(tree_at(t, i)->flags & TN_TREE)))) {
 		struct raw_row r;
 		raw_split(&r, line, len);
-		if (row_is_thin(g->t, i, &r, x)) {
+		if (row_is_thin(t, i, &r, x)) {
 			put_thin(out, &r);
 			return;
 		}
@@ -450,39 +460,125 @@ static void put_row(struct seg *g, struct outbuf *out, const struct sel *x, cons
 		put_fields(out, line, len, x);
 	else
 		outbuf_put(out, line, len);
-	put_tree_cols(out, g->t, i, x->tree, x->all);
+	put_tree_cols(out, t, rw->w, i, x->tree, x->all);
 	outbuf_putc(out, '\n');
 }
 
+/* The first node whose uid is not below uid (nodes are in uid order). */
+static uint32_t first_node_from(const struct tree *t, unsigned long uid)
+{
+	uint32_t lo = 0, hi = (uint32_t)tree_count(t);
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (tree_at(t, mid)->uid < uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * The spool's pages already read back are given back while the node
+ * par_lines_fn: a part of the spool's lines as node rows; its cursor in
+ * the tree starts where its first row is.
+ */
+static void put_lines(void *arg, char *lines, size_t len, struct outbuf *out)
+{
+	const struct rows *rw = arg;
+	char *p = lines, *end = lines + len;
+	uint32_t cur = TREE_NONE;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (p[0] == '#') {
+			outbuf_put(out, p, n);
+			outbuf_putc(out, '\n');
+		} else {
+			p[n] = '\0';	/* lines[len] is ours (par_lines.h) */
+			if (cur == TREE_NONE)
+				cur = first_node_from(rw->t, row_uid(p, rw->x->ucol));
+			put_row(rw, out, p, n, &cur);
+		}
+		p += n + 1;
+	}
+}
+
+/*
+ * The spool's pages already written out are given back while the node
  * stream is written: the pages the output takes are then ones freed
  * moments before, where fresh ones cost this machine's guest a fault to
- * its host each (about 3 s of system time a GB).  Every 16 MiB read; a
- * file system without holes just keeps them until the truncate.
+ * its host each (about 3 s of system time a GB).  Every 16 MiB; a file
+ * system without holes just keeps them until the truncate.
  */
 enum { SPOOL_PUNCH = 16 << 20 };
 
-static void spool_give_back(FILE *fp, off_t *done, off_t upto)
+struct spool_punch {
+	int fd;
+	off_t done;	/* given back up to here */
+};
+
+/* par_lines' done: the spool before upto is written out; give back all
+ * but the last 16 MiB of it, every 16 MiB. */
+static void spool_give_back(void *arg, off_t upto)
 {
-	upto -= upto % SPOOL_PUNCH;
-	if (upto <= *done)
+	struct spool_punch *sp = arg;
+
+	if (upto - sp->done < 2 * SPOOL_PUNCH)
 		return;
-	if (fallocate(fileno(fp), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, *done,
-		      upto - *done) == 0)
-		*done = upto;
+	upto -= SPOOL_PUNCH;
+	upto -= upto % SPOOL_PUNCH;
+	if (fallocate(sp->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, sp->done,
+		      upto - sp->done) == 0)
+		sp->done = upto;
+}
+
+/*
+ * The spooled lines with their tree columns, made in two threads
+ * (par_lines): the tree is built, so each row's columns are read from it,
+ * and on the x20 trace this stretch, half a second in one thread, was
+ * where tl-tree ran alone with a core idle beside it.
+ */
+static void put_spool(struct seg *g, struct outbuf *out, struct rows rw[2])
+{
+	struct spool_punch sp = { fileno(g->fp), 0 };
+	struct par_lines_job job = { put_lines, { &rw[0], &rw[1] }, spool_give_back, &sp };
+
+	if (par_lines_write(fileno(g->fp), 0, out, &job) < 0)
+		tl_die_errno("spool file: read error");
+	/* the spool is written at the descriptor's offset: back to 0 */
+	if (ftruncate(fileno(g->fp), 0) < 0 || lseek(fileno(g->fp), 0, SEEK_SET) < 0)
+		tl_die_errno("spool file");
+}
+
+/* The segment's lines from the input read again, with their tree columns. */
+static void put_again(struct seg *g, struct outbuf *out, const struct rows *rw)
+{
+	char *line;
+	ssize_t len;
+	size_t took;
+	uint32_t cur = 0;
+
+	while (g->nlines && (len = reread_line(&g->in, g->again, &line, &took)) >= 0) {
+		g->nlines--;
+		if (line[0] != '#') {
+			put_row(rw, out, line, (size_t)len, &cur);
+			continue;
+		}
+		outbuf_put(out, line, (size_t)len);
+		outbuf_putc(out, '\n');
+	}
+	if (ferror(g->again) || g->nlines)
+		tl_die("%s: changed while being read", g->path);
 }
 
 /* Builds the segment's tree, writes its spooled lines with the tree columns. */
 static void flush_seg(struct seg *g, struct outbuf *out, const struct sel *x, int verbose,
 		      const char *name)
 {
-	char *line;
-	ssize_t len;
-	size_t took;
-	uint32_t cur = 0;
-	off_t readpos = 0, punched = 0;
-	FILE *fp = g->again ? g->again : g->fp;
+	struct rows rw[2];
 
 	if (g->sp)
 		outbuf_flush(g->sp);
@@ -492,34 +588,17 @@ static void flush_seg(struct seg *g, struct outbuf *out, const struct sel *x, in
 		if (verbose)
 			report_counts(g, name);
 	}
-	if (!g->again) {
-		rewind(g->fp);
-		g->in.beg = g->in.end = 0;
-		g->in.eof = 0;
+	for (int k = 0; k < 2; k++) {
+		rw[k].t = g->t;
+		rw[k].w = tree_walk_new();
+		rw[k].x = x;
 	}
-	while ((!g->again || g->nlines) && (len = reread_line(&g->in, fp, &line, &took)) >= 0) {
-		if (g->again) {
-			g->nlines--;
-		} else {
-			readpos += (off_t)took;
-			if (readpos - punched >= 2 * SPOOL_PUNCH)
-				spool_give_back(g->fp, &punched, readpos - SPOOL_PUNCH);
-		}
-		if (line[0] != '#') {
-			put_row(g, out, x, line, (size_t)len, &cur);
-			continue;
-		}
-		outbuf_put(out, line, (size_t)len);
-		outbuf_putc(out, '\n');
-	}
-	if (g->again && (ferror(g->again) || g->nlines))
-		tl_die("%s: changed while being read", g->path);
-	if (!g->again && ferror(g->fp))
-		tl_die_errno("spool file: read error");
-	if (!g->again && ftruncate(fileno(g->fp), 0) < 0)
-		tl_die_errno("spool file");
-	if (!g->again)
-		rewind(g->fp);
+	if (g->again)
+		put_again(g, out, &rw[0]);
+	else
+		put_spool(g, out, rw);
+	tree_walk_free(rw[0].w);
+	tree_walk_free(rw[1].w);
 	tree_free(g->t);
 	g->t = NULL;
 }

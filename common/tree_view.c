@@ -173,6 +173,7 @@ static void put_float(struct outbuf *ob, const char *key, double v, int have)
 void tree_view_node(struct outbuf *ob, struct tree *t, uint32_t i)
 {
 	const struct tree_node *n = tree_at(t, i);
+	struct tree_walk *w;
 	uint32_t c, cnt;
 	double direct;
 	int host = (n->flags & TN_HOST) && (n->flags & TN_TREE);
@@ -199,9 +200,11 @@ void tree_view_node(struct outbuf *ob, struct tree *t, uint32_t i)
 	put_uid(ob, t, "fwd", n->flags & TN_FWD ? n->fwd_bwd : TREE_NONE);
 	put_uid(ob, t, "bwd", n->flags & TN_BWD ? n->fwd_bwd : TREE_NONE);
 	outbuf_printf(ob, "gpu_n: %u\n", n->gpu_n);
-	direct = tree_kernel_direct(t, i, &cnt);
+	w = tree_walk_new();
+	direct = tree_kernel_direct(t, w, i, &cnt);
 	put_float(ob, "kernel_direct_us", direct, direct >= 0);
-	put_float(ob, "gpu_busy_us", host ? tree_gpu_busy(t, i) : 0, host);
+	put_float(ob, "gpu_busy_us", host ? tree_gpu_busy(t, w, i) : 0, host);
+	tree_walk_free(w);
 	put_uid(ob, t, "launcher", n->launcher);
 	outbuf_printf(ob, "kernel_direct_n: %u\n", cnt);
 }

@@ -99,6 +99,7 @@ int main(void)
 	struct tree_event e;
 	uint32_t n, op, rt;
 	double d;
+	struct tree_walk *w;
 
 	ev(&e, 0, "cpu_op", "aten::mm", "1", "1", "0", "100", "");
 	tap_ok(tree_add(t, &e) == 0, "add a cpu_op");
@@ -128,14 +129,16 @@ int main(void)
 	tap_ok(tree_at(t, rt)->link == TLK_GRAPH, "a graph launch links by correlation");
 	tap_str(tree_link_word(tree_at(t, rt)->link), "graph", "its link word");
 	tap_ok(tree_at(t, op)->gpu_n == 3, "gpu_n counts every GPU event below");
-	tap_ok(tree_gpu_busy(t, op) == 7.0, "busy time merges touching intervals");
-	d = tree_kernel_direct(t, op, &n);
+	w = tree_walk_new();
+	tap_ok(tree_gpu_busy(t, w, op) == 7.0, "busy time merges touching intervals");
+	d = tree_kernel_direct(t, w, op, &n);
 	tap_ok(d == 6.0 && n == 2, "direct time leaves the NCCL kernel out");
-	d = tree_kernel_direct(t, rt, &n);
+	d = tree_kernel_direct(t, w, rt, &n);
 	tap_ok(d < 0 && n == 0, "the runtime event is no launcher here");
 	tap_ok(tree_at(t, tree_find(t, 4))->launcher == TREE_NONE, "NCCL kernels have no launcher");
 	tap_ok(tree_at(t, tree_find(t, 2))->launcher == op, "kernels go to the nearest cpu_op");
 	tap_str(tree_stats(t).key, "correlation", "the linking key");
+	tree_walk_free(w);
 	tree_free(t);
 	tap_ok(nest_shuffled(), "3000 ops added in shuffled order nest by time, as their brackets do");
 	return tap_done();
