@@ -13,10 +13,11 @@
 
 /*
  * Part k is the lines that start in the k-th MiB of the input (from on),
- * read by the thread that makes it: the threads read, make and (the
- * caller's) write at once, where reading ahead in the caller's thread had
- * left it the bottleneck.  Four parts in flight: one being written, two
- * being made, one made and waiting (tl-tree: about 9 MB in all).
+ * read, made and written by the thread that takes it (in order: a thread
+ * waits its turn to write), where one thread reading ahead and writing
+ * for both had been the bottleneck.  Four parts in flight: one being
+ * written, two being made, one made and waiting (tl-tree: about 9 MB in
+ * all).
  */
 enum { PART_SIZE = 1 << 20, NPART = 4 };
 
@@ -96,12 +97,15 @@ static int read_part(struct par *q, struct part *p, unsigned long k, size_t *beg
 		want = st_mult(want, 2);
 	}
 	*len = nl ? (size_t)(nl - p->in) + 1 : got;
+	/*
+	 * The first line: after the first '\n' from a - 1 on.  Where that is
+	 * b - 1 or later, it is the last line's '\n' too, and the part is
+	 * empty: no line starts in [a, b).
+	 */
 	start = 0;
 	if (k) {
 		nl = memchr(p->in, '\n', *len);
 		start = nl ? (size_t)(nl - p->in) + 1 : *len;
-		if (start >= (size_t)(b - at))
-			start = *len;	/* no line starts in [a, b) */
 	}
 	*beg = start;
 	*len -= start;

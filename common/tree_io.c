@@ -78,10 +78,10 @@ struct reread {
 enum { REREAD_SIZE = 4 << 20 };
 
 /*
- * The next line, NUL-terminated in place of its newline: its length, and
- * in *took the bytes it used up; -1 at the end (ferror(fp) tells an error).
+ * The next line, NUL-terminated in place of its newline: its length; -1 at
+ * the end (ferror(fp) tells an error).
  */
-static ssize_t reread_line(struct reread *r, FILE *fp, char **line, size_t *took)
+static ssize_t reread_line(struct reread *r, FILE *fp, char **line)
 {
 	char *nl;
 	size_t n;
@@ -111,8 +111,7 @@ static ssize_t reread_line(struct reread *r, FILE *fp, char **line, size_t *took
 	*line = r->buf + r->beg;
 	n = nl ? (size_t)(nl - *line) : r->end - r->beg;
 	(*line)[n] = '\0';
-	*took = n + (nl != NULL);
-	r->beg += *took;
+	r->beg += n + (nl != NULL);
 	return (ssize_t)n;
 }
 
@@ -464,6 +463,18 @@ static void put_row(const struct rows *rw, struct outbuf *out, const char *line,
 	outbuf_putc(out, '\n');
 }
 
+/* A line read back: a row with its tree columns, a directive as it is. */
+static void put_line(const struct rows *rw, struct outbuf *out, const char *line, size_t len,
+		     uint32_t *cur)
+{
+	if (line[0] != '#') {
+		put_row(rw, out, line, len, cur);
+		return;
+	}
+	outbuf_put(out, line, len);
+	outbuf_putc(out, '\n');
+}
+
 /* The first node whose uid is not below uid (nodes are in uid order). */
 static uint32_t first_node_from(const struct tree *t, unsigned long uid)
 {
@@ -493,15 +504,10 @@ static void put_lines(void *arg, char *lines, size_t len, struct outbuf *out)
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 
-		if (p[0] == '#') {
-			outbuf_put(out, p, n);
-			outbuf_putc(out, '\n');
-		} else {
-			p[n] = '\0';	/* lines[len] is ours (par_lines.h) */
-			if (cur == TREE_NONE)
-				cur = first_node_from(rw->t, row_uid(p, rw->x->ucol));
-			put_row(rw, out, p, n, &cur);
-		}
+		p[n] = '\0';	/* lines[len] is ours (par_lines.h) */
+		if (cur == TREE_NONE && p[0] != '#')
+			cur = first_node_from(rw->t, row_uid(p, rw->x->ucol));
+		put_line(rw, out, p, n, &cur);
 		p += n + 1;
 	}
 }
@@ -558,17 +564,11 @@ static void put_again(struct seg *g, struct outbuf *out, const struct rows *rw)
 {
 	char *line;
 	ssize_t len;
-	size_t took;
 	uint32_t cur = 0;
 
-	while (g->nlines && (len = reread_line(&g->in, g->again, &line, &took)) >= 0) {
+	while (g->nlines && (len = reread_line(&g->in, g->again, &line)) >= 0) {
 		g->nlines--;
-		if (line[0] != '#') {
-			put_row(rw, out, line, (size_t)len, &cur);
-			continue;
-		}
-		outbuf_put(out, line, (size_t)len);
-		outbuf_putc(out, '\n');
+		put_line(rw, out, line, (size_t)len, &cur);
 	}
 	if (ferror(g->again) || g->nlines)
 		tl_die("%s: changed while being read", g->path);
