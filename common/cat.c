@@ -27,12 +27,14 @@ struct cat {
 	struct json_scan s;
 	char *buf;		/* window: bytes not yet consumed */
 	size_t len, cap;
+	int view;		/* the trace is read in place (cat_input_view), not into buf */
 	unsigned nsrc;
 };
 
 /* Counts of one trace, for #end and -v. */
 struct counts {
 	uint64_t elements, written, skipped;
+	int in_place;		/* read by cat_input_view */
 	struct cat_number num;	/* impossible ts and dur, told at the end */
 };
 
@@ -133,6 +135,26 @@ static int one_top(struct cat *c, const char *name, unsigned src,
 }
 
 /*
+ * The bytes not yet consumed and more, in place: as refill, without
+ * copying the file into the window.
+ */
+static int refill_view(struct cat *c, struct cat_input *in, const char *name)
+{
+	size_t used = json_scan_consumed(&c->s);
+	uint64_t from = c->s.base + used;
+	size_t have = c->s.len - used;
+	const char *p;
+	ssize_t r = cat_input_view(in, from, st_add(have, READ_MIN), &p);
+
+	if (r < 0) {
+		tl_warn("%s: byte %" PRIu64 ": %s", name, from + have, cat_input_error(in));
+		return -1;
+	}
+	json_scan_set_buf(&c->s, p, (size_t)r, (size_t)r > have);
+	return (size_t)r > have;
+}
+
+/*
  * Make room and read more: drop the consumed prefix, grow the window if an
  * element fills it.  1: read, 0: end of input, -1: error (reported).
  */
@@ -141,6 +163,8 @@ static int refill(struct cat *c, struct cat_input *in, const char *name)
 	size_t used = json_scan_consumed(&c->s);
 	ssize_t r;
 
+	if (c->view)
+		return refill_view(c, in, name);
 	tl_memmove(c->buf, c->buf + used, c->len - used);
 	c->len -= used;
 	if (c->cap - c->len < READ_MIN) {
@@ -371,8 +395,14 @@ static int events_stream(struct cat *c, struct cat_input *in, const char *name,
 	int rc;
 
 	json_scan_init(&c->s);
-	json_scan_set_buf(&c->s, c->buf, c->len, 1);
+	/* a plain file is scanned where it lies: sniff's bytes are its first */
+	c->view = n->in_place = cat_input_viewable(in);
+	if (c->view)
+		json_scan_set_buf(&c->s, "", 0, 1);	/* nothing yet: refill_view maps */
+	else
+		json_scan_set_buf(&c->s, c->buf, c->len, 1);
 	rc = scan(c, in, name, src, n);
+	c->view = 0;
 	json_scan_release(&c->s);
 	return rc;
 }
@@ -443,11 +473,12 @@ static int cat_stream(struct cat *c, struct cat_input *in)
 		cat_event_end(c->w, src, n.elements, n.skipped);
 	cat_number_report(&n.num, name);
 	if (c->o.verbose)
-		tl_warn("%s: %" PRIu64 " %s read, %" PRIu64 " written, %" PRIu64 " skipped%s%s",
+		tl_warn("%s: %" PRIu64 " %s read, %" PRIu64 " written, %" PRIu64 " skipped%s%s%s",
 			name, n.elements, fmt == FMT_EVENTS ? "events" : "records",
 			n.written, n.skipped,
 			cat_input_inflater(in) ? "; gzip inflated with " : "",
-			cat_input_inflater(in) ? cat_input_inflater(in) : "");
+			cat_input_inflater(in) ? cat_input_inflater(in) : "",
+			n.in_place ? "; read in place" : "");
 	return rc != 0 || n.skipped;
 }
 

@@ -3,9 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -19,6 +22,7 @@
 #define ZIN_SIZE (256u << 10)	/* compressed bytes per read */
 #define NBLK 4			/* ring of inflated blocks */
 #define BLK_SIZE (1u << 20)
+#define VIEW_SIZE (4u << 20)	/* bytes of a plain file mapped at a time */
 
 enum { K_PLAIN, K_GZIP, K_ARCHIVE };
 
@@ -65,6 +69,13 @@ struct cat_input {
 	size_t zn;
 	struct pump *pump;
 	int sync;		/* no pump: inflate as read (cat_input_sync) */
+	/* a plain regular file's bytes in place (cat_input_view) */
+	int viewable;
+	off_t start;		/* the fd's offset of the stream's byte 0 */
+	uint64_t size;		/* the file's bytes from start, as last seen */
+	char *map;		/* [mapoff, mapoff + maplen) of the file, then a guard page */
+	size_t maplen;
+	off_t mapoff;
 	char err[256];
 };
 
@@ -252,6 +263,186 @@ static ssize_t gz_read(struct cat_input *in, char *out, size_t n)
 static ssize_t src_read(struct cat_input *in, char *buf, size_t n)
 {
 	return in->gz ? gz_read(in, buf, n) : raw_read(in, buf, n);
+}
+
+/* ---- a plain file's bytes in place ---- */
+
+/*
+ * A mapped file that shrinks while it is read (or whose device fails a
+ * read) raises SIGBUS at the first byte gone, where read() would have
+ * seen the end or an error.  The handler says so as every error is said,
+ * with the byte, and exits; a fault outside the current view gets the
+ * default action.  One view is current at a time (tl-cat reads its files
+ * in turn).
+ */
+static struct {
+	const char *map;	/* the current view's bytes */
+	size_t len;
+	uint64_t off;		/* the stream offset of map[0] */
+	char head[512];		/* "tl-x: FILE: byte " */
+	size_t nhead;
+} bus;
+
+static const char bus_tail[] = ": read error: the file shrank, or its device failed, while it was read\n";
+
+static void bus_handler(int sig, siginfo_t *si, void *uc)
+{
+	const char *a = si->si_addr;
+	char num[24];
+	size_t k = sizeof(num);
+	uint64_t at;
+
+	(void)uc;
+	if (!bus.map || a < bus.map || a >= bus.map + bus.len) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	at = bus.off + (uint64_t)(a - bus.map);
+	do
+		num[--k] = (char)('0' + at % 10);
+	while ((at /= 10) != 0);
+	/* nothing to do if stderr fails: the exit status still says it */
+	if (write(2, bus.head, bus.nhead) < 0 || write(2, num + k, sizeof(num) - k) < 0 ||
+	    write(2, bus_tail, sizeof(bus_tail) - 1) < 0)
+		_exit(TL_EXIT_BAD);
+	_exit(TL_EXIT_BAD);
+}
+
+static void bus_watch(struct cat_input *in)
+{
+	static int installed;
+	struct sigaction sa;
+
+	snprintf(bus.head, sizeof(bus.head), "%s: %s: byte ", tl_progname(), in->name);
+	bus.nhead = strlen(bus.head);
+	if (installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = bus_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	installed = 1;
+}
+
+static size_t page_size(void)
+{
+	long n = sysconf(_SC_PAGESIZE);
+
+	return n > 0 ? (size_t)n : 4096;
+}
+
+/* A view's address space: its pages and the guard page after them. */
+static size_t map_span(size_t len)
+{
+	size_t page = page_size();
+
+	return (len + page - 1) / page * page + page;
+}
+
+static void view_unmap(struct cat_input *in)
+{
+	if (!in->map)
+		return;
+	bus.map = NULL;
+	munmap(in->map, map_span(in->maplen));
+	in->map = NULL;
+	in->maplen = 0;
+}
+
+/* The file's size again: it may have grown since it was last seen. */
+static int view_stat(struct cat_input *in)
+{
+	struct stat st;
+
+	if (fstat(in->fd, &st) < 0) {
+		set_err(in, "cannot stat: %s", strerror(errno));
+		return -1;
+	}
+	in->size = st.st_size > in->start ? (uint64_t)(st.st_size - in->start) : 0;
+	return 0;
+}
+
+/*
+ * Map len bytes of the file from at (a page's start), followed by a page
+ * that is not mapped, so that a read past the view faults instead of
+ * quietly reading whatever lies there.  The pages are filled at once
+ * (MAP_POPULATE): a fault a page would cost what the copy saves.
+ */
+static int view_map(struct cat_input *in, off_t at, size_t len)
+{
+	size_t span = map_span(len);
+	int populate = 0;
+	char *r;
+
+#ifdef MAP_POPULATE
+	populate = MAP_POPULATE;
+#endif
+	view_unmap(in);
+	r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED) {
+		set_err(in, "cannot map: %s", strerror(errno));
+		return -1;
+	}
+	if (mmap(r, len, PROT_READ, MAP_SHARED | MAP_FIXED | populate, in->fd, at) == MAP_FAILED) {
+		set_err(in, "cannot map: %s", strerror(errno));
+		munmap(r, span);
+		return -1;
+	}
+	in->map = r;
+	in->maplen = len;
+	in->mapoff = at;
+	bus.map = r;
+	bus.len = len;
+	bus.off = (uint64_t)(at - in->start);
+	return 0;
+}
+
+int cat_input_viewable(struct cat_input *in)
+{
+	const char *p;
+
+	if (!in->viewable || in->gz || in->kind != K_PLAIN)
+		return 0;
+	bus_watch(in);
+	if (view_stat(in) < 0 || cat_input_view(in, 0, 1, &p) < 0) {
+		in->viewable = 0;	/* not mappable here: read it */
+		return 0;
+	}
+	return 1;
+}
+
+ssize_t cat_input_view(struct cat_input *in, uint64_t off, size_t want, const char **p)
+{
+	size_t page = page_size();
+	uint64_t at, end, from, len;
+
+	if (st_add(off, want) > in->size && view_stat(in) < 0)
+		return -1;
+	*p = "";
+	if (off >= in->size)
+		return 0;
+	from = (uint64_t)in->start + off;
+	end = from + (want < in->size - off ? want : in->size - off);
+	if (!in->map || from < (uint64_t)in->mapoff || end > (uint64_t)in->mapoff + in->maplen) {
+		at = from / page * page;
+		len = end - at;
+		if (len < VIEW_SIZE)
+			len = VIEW_SIZE;
+		/* an element larger than a view: double it, not a read's worth more */
+		else if (in->map && len < 2 * (uint64_t)in->maplen)
+			len = 2 * (uint64_t)in->maplen;
+		if (len > (uint64_t)in->start + in->size - at)
+			len = (uint64_t)in->start + in->size - at;
+		if (view_map(in, (off_t)at, (size_t)len) < 0)
+			return -1;
+	}
+	*p = in->map + (from - (uint64_t)in->mapoff);
+	len = (uint64_t)in->mapoff + in->maplen - from;
+	if (len > in->size - off)
+		len = in->size - off;
+	return (ssize_t)len;
 }
 
 /* ---- the inflating thread ---- */
@@ -496,6 +687,12 @@ struct cat_input *cat_input_open(const char *path)
 		}
 		in->own_fd = 1;
 	}
+	/* a regular file can be mapped instead of read (cat_input_view) */
+	in->start = lseek(in->fd, 0, SEEK_CUR);
+	if (in->start >= 0) {
+		struct stat st;
+		in->viewable = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+	}
 	if (peek_fill(in, PEEK_SIZE) < 0) {
 		tl_warn("%s: %s", path, in->err);
 		cat_input_close(in);
@@ -527,6 +724,7 @@ fail:
 
 static void stream_end(struct cat_input *in)
 {
+	view_unmap(in);
 	pump_stop(in);
 	gz_end(in);
 	in->gz = 0;

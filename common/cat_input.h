@@ -27,6 +27,7 @@
 #define TL_CAT_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct cat_input;
@@ -45,6 +46,19 @@ int cat_input_next(struct cat_input *in);
 const char *cat_input_name(const struct cat_input *in);
 /* Read up to n bytes of the current stream: count, 0 at its end, -1 on error. */
 ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n);
+/*
+ * The current stream's bytes in place, where it is a plain regular file
+ * (not gzip, not an archive member, not a pipe): mapped, not copied into
+ * a buffer.  cat_input_viewable says whether the stream can be read so
+ * (it maps the first bytes to find out; 0: read it instead).
+ * cat_input_view points *p at the bytes from stream offset off on and
+ * returns how many there are: at least want, unless the file ends first
+ * (0 at its end).  They stay valid until the next call, cat_input_next or
+ * cat_input_close.  -1 on error (cat_input_error).  A file that shrinks
+ * while it is viewed ends the process with a message and status 1.
+ */
+int cat_input_viewable(struct cat_input *in);
+ssize_t cat_input_view(struct cat_input *in, uint64_t off, size_t want, const char **p);
 /* The last error, without file name: "truncated gzip data" */
 const char *cat_input_error(const struct cat_input *in);
 /* "isa-l" or "zlib" when the current stream is gzip, else NULL. */

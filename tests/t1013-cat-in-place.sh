@@ -1,0 +1,135 @@
+#!/bin/sh
+# A plain .json file (or stdin redirected from one) is scanned where it
+# lies, mapped a few MB at a time, instead of read into a buffer
+# (cat_input_view, issue 12).  Whatever the file, the bytes out and the
+# messages must be those of the same file read from a pipe, which still
+# goes through read(): at page boundaries, for elements larger than a
+# view, at the file's end, from an offset, and when the file shrinks
+# while it is read.
+. "$TL_SRC/tests/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	test_skip_all 'tl-cat in place' 'python3 is not installed (it writes the inputs)'
+fi
+
+# both NAME: tl-cat of NAME in place and through a pipe, each with its
+# exit status and messages, the same "-" source name for both.
+both() {
+	tl-cat - <"$1" >view.out 2>view.err
+	echo "exit $?" >>view.err
+	cat "$1" | tl-cat - >pipe.out 2>pipe.err
+	echo "exit $?" >>pipe.err
+	test_cmp pipe.out view.out && test_cmp pipe.err view.err
+}
+
+# gen.py FILE SIZE: a trace of small events padded with blanks to exactly
+# SIZE bytes, its last byte the closing brace.
+cat >gen.py <<-\PY
+import sys
+path, size = sys.argv[1], int(sys.argv[2])
+ev = '{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d.5,"dur":2}'
+body, n = [], 0
+while n < size - 200:
+    body.append(ev % (len(body), 1000 + 10 * len(body)))
+    n += len(body[-1]) + 1
+doc = '{"traceEvents":[' + ",".join(body) + "]"
+doc += " " * (size - len(doc) - 1) + "}"
+assert len(doc) == size
+open(path, "w").write(doc)
+PY
+
+test_expect_success 'a file is read in place, a pipe is not (-v says which)' '
+	python3 gen.py p.json 5000 &&
+	tl-cat -v p.json >out 2>err &&
+	grep -q "^tl-cat: p.json: .* skipped; read in place$" err &&
+	tl-cat -v - <p.json >out 2>err &&
+	grep -q "^tl-cat: -: .* skipped; read in place$" err &&
+	cat p.json | tl-cat -v >out 2>err &&
+	grep -q "^tl-cat: -: [0-9]* events read, [0-9]* written, 0 skipped$" err &&
+	gzip -c p.json >p.json.gz &&
+	tl-cat -v p.json.gz >out 2>err &&
+	! grep -q "in place" err
+'
+
+test_expect_success 'files ending at, before and after a page boundary' '
+	for size in 4095 4096 4097 12288 65536 1048576 4194304 4194305; do
+		python3 gen.py p.json $size &&
+		both p.json || { echo "# size $size"; return 1; }
+		grep -q "^#end	" view.out || return 1
+	done
+'
+
+test_expect_success 'an event larger than a view, a top-level value larger than two' '
+	python3 -c "
+import sys
+big = \"x\" * (5 << 20)
+top = \"[\" + \",\".join([\"1234567\"] * (3 << 20)) + \"]\"
+doc = (\"{\\\"meta\\\":%s,\\\"traceEvents\\\":[{\\\"ph\\\":\\\"X\\\",\\\"name\\\":\\\"a\\\"},\"
+       \"{\\\"ph\\\":\\\"X\\\",\\\"name\\\":\\\"b\\\",\\\"args\\\":{\\\"s\\\":\\\"%s\\\"}},\"
+       \"{\\\"ph\\\":\\\"X\\\",\\\"name\\\":\\\"c\\\"}]}\") % (top, big)
+open(\"big.json\", \"w\").write(doc)
+" &&
+	test $(wc -c <big.json) -gt $((28 << 20)) &&
+	both big.json &&
+	grep -q "^#end	0	3	0$" view.out &&
+	test $(grep -c "^[0-9]" view.out) = 3
+'
+
+test_expect_success 'truncated at a page boundary: the same message, the same byte' '
+	python3 gen.py t.json 16384 &&
+	head -c 12288 t.json >cut.json &&
+	both cut.json &&
+	grep -q "byte 12288: truncated JSON" view.err
+'
+
+test_expect_success 'an empty file and a file of blanks: the same messages' '
+	: >empty.json &&
+	both empty.json &&
+	grep -q "empty input" view.err &&
+	printf "   \n\n" >blank.json &&
+	both blank.json
+'
+
+test_expect_success 'stdin from a file at an offset: read from there, offsets from there' '
+	python3 gen.py p.json 100000 &&
+	{ printf "XXXXXXX"; cat p.json; } >prefixed.json &&
+	(dd bs=1 count=7 of=/dev/null status=none; tl-cat -) <prefixed.json >off.out 2>off.err &&
+	tl-cat - <p.json >p.out &&
+	test_cmp p.out off.out &&
+	test ! -s off.err &&
+	head -c 50007 prefixed.json >cutoff.json &&
+	test_must_fail sh -c "(dd bs=1 count=7 of=/dev/null status=none; tl-cat -) <cutoff.json" 2>off.err &&
+	grep -q "^tl-cat: -: byte 50000: " off.err
+'
+
+test_expect_success 'a file that shrinks while it is read: exit 1, where and why' '
+	python3 gen.py shrink.json 60000000 &&
+	rm -f fifo &&
+	mkfifo fifo || return 1
+	{ tl-cat shrink.json >fifo 2>shrink.err; echo $? >rc; } &
+	exec 3<fifo &&
+	head -n 1 <&3 >/dev/null &&
+	: >shrink.json &&
+	cat <&3 >/dev/null &&
+	exec 3<&- &&
+	wait &&
+	test "$(cat rc)" = 1 &&
+	grep -q "^tl-cat: shrink.json: byte [0-9]*: read error: the file shrank, or its device failed, while it was read$" shrink.err
+'
+
+if have_shared; then
+	test_expect_success 'corpus traces: in place and through a pipe, byte for byte' '
+		n=0 &&
+		for gz in "$SHARED"/corpus/*/trace.json.gz; do
+			gzip -dc "$gz" >c.json &&
+			both c.json || { echo "# $gz"; return 1; }
+			n=$((n + 1))
+			test $n -lt 4 || break
+		done &&
+		test $n = 4
+	'
+else
+	test_skip 'corpus traces: in place and through a pipe' '../shared/corpus is absent'
+fi
+
+test_done
