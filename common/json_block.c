@@ -7,7 +7,7 @@
 #include "json_block.h"
 #include "banned.h"
 
-#if defined(__GNUC__) && defined(__x86_64__)
+#ifdef JSON_BLOCK_HAVE_AVX
 #define HAVE_AVX2_PATH 1
 #endif
 
@@ -127,58 +127,18 @@ static void classify_sse2(const unsigned char *b, struct json_block *k)
 #endif
 
 #ifdef HAVE_AVX2_PATH
-/* For each byte of keep, the shuffle that packs its kept bytes first. */
-static unsigned char pack[256][8];
+unsigned char json_block_shuffle[256][8];
 
-__attribute__((target("avx2")))
-static uint64_t mask32(__m256i m)
-{
-	return (uint64_t)(uint32_t)_mm256_movemask_epi8(m);
-}
-
-__attribute__((target("avx2")))
+__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
 static void classify_avx2(const unsigned char *b, struct json_block *k)
 {
-	memset(k, 0, sizeof(*k));
-	for (int c = 0; c < JSON_BLOCK / 32; c++) {
-		__m256i v = _mm256_loadu_si256((const __m256i *)(b + 32 * c));
-		__m256i low = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-		__m256i ws = _mm256_or_si256(
-			_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
-					_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))),
-			_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t')),
-					_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
-		__m256i ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0x1f)),
-						_mm256_set1_epi8(0x1f));
-		__m256i punct = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(',')),
-						_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')));
-		int sh = 32 * c;
-
-		k->quote |= mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'))) << sh;
-		k->bslash |= mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))) << sh;
-		k->ws |= mask32(ws) << sh;
-		k->ctl |= mask32(ctl) << sh;
-		k->open |= mask32(_mm256_cmpeq_epi8(low, _mm256_set1_epi8('{'))) << sh;
-		k->close |= mask32(_mm256_cmpeq_epi8(low, _mm256_set1_epi8('}'))) << sh;
-		k->punct |= mask32(punct) << sh;
-	}
+	json_block_classify_avx2(b, k);
 }
 
-/* Eight bytes at a time: one shuffle packs the kept ones. */
-__attribute__((target("avx2,popcnt")))
+__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
 static size_t compact_avx2(char *o, const unsigned char *b, uint64_t keep)
 {
-	size_t m = 0;
-
-	for (int l = 0; l < JSON_BLOCK / 8; l++) {
-		unsigned mb = (unsigned)(keep >> (8 * l)) & 0xff;
-		__m128i x = _mm_loadl_epi64((const __m128i *)(b + 8 * l));
-		__m128i s = _mm_loadl_epi64((const __m128i *)pack[mb]);
-
-		_mm_storel_epi64((__m128i *)(o + m), _mm_shuffle_epi8(x, s));
-		m += (size_t)__builtin_popcount(mb);
-	}
-	return m;
+	return json_block_compact_avx2(o, b, keep);
 }
 
 static void pack_init(void)
@@ -187,62 +147,35 @@ static void pack_init(void)
 		unsigned n = 0;
 		for (unsigned j = 0; j < 8; j++)
 			if (v >> j & 1)
-				pack[v][n++] = (unsigned char)j;
+				json_block_shuffle[v][n++] = (unsigned char)j;
 		while (n < 8)
-			pack[v][n++] = 0x80;
+			json_block_shuffle[v][n++] = 0x80;
 	}
 }
 
-__attribute__((target("bmi2")))
+__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
 static uint64_t pack_pext(uint64_t mask, uint64_t keep)
 {
-	return _pext_u64(mask, keep);
+	return json_block_pack_pext(mask, keep);
 }
 
 static int have_avx2(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") &&
-	       __builtin_cpu_supports("bmi2");
+	       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul");
 }
 
-/*
- * AVX-512: the whole block in one register, each class a compare straight
- * into a mask register (no movemask, no shifts), and the compact copy one
- * vpcompressb (VBMI2) into a register and one 64-byte store: AVX2 needed
- * eight shuffles and a table for it.  The store goes to a register first,
- * not to memory, because vpcompressb's memory form is slow on some CPUs.
- */
-#define AVX512_TARGET "avx512f,avx512bw,avx512vbmi2,popcnt"
-
-__attribute__((target(AVX512_TARGET)))
-static uint64_t eq512(__m512i v, char c)
-{
-	return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c));
-}
-
-__attribute__((target(AVX512_TARGET)))
+__attribute__((target(JSON_BLOCK_AVX512_TARGET)))
 static void classify_avx512(const unsigned char *b, struct json_block *k)
 {
-	__m512i v = _mm512_loadu_si512((const void *)b);
-	__m512i low = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-
-	k->quote = eq512(v, '"');
-	k->bslash = eq512(v, '\\');
-	k->ws = eq512(v, ' ') | eq512(v, '\n') | eq512(v, '\t') | eq512(v, '\r');
-	k->ctl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
-	k->open = eq512(low, '{');
-	k->close = eq512(low, '}');
-	k->punct = eq512(v, ',') | eq512(v, ':');
+	json_block_classify_avx512(b, k);
 }
 
-__attribute__((target(AVX512_TARGET)))
+__attribute__((target(JSON_BLOCK_AVX512_TARGET)))
 static size_t compact_avx512(char *o, const unsigned char *b, uint64_t keep)
 {
-	__m512i v = _mm512_loadu_si512((const void *)b);
-
-	_mm512_storeu_si512((void *)o, _mm512_maskz_compress_epi8(keep, v));
-	return (size_t)__builtin_popcountll(keep);
+	return json_block_compact_avx512(o, b, keep);
 }
 
 static int have_avx512(void)
@@ -250,7 +183,7 @@ static int have_avx512(void)
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 	       __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("popcnt") &&
-	       __builtin_cpu_supports("bmi2");
+	       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul");
 }
 #endif
 
