@@ -390,6 +390,13 @@ static int view_map(struct cat_input *in, off_t at, size_t len)
 		munmap(r, span);
 		return -1;
 	}
+	/*
+	 * A file not in memory yet (a cold one, a network file system's) is
+	 * read as the view is filled: ask for the next view's bytes now, so
+	 * that they come while this one is parsed, as read()'s readahead has
+	 * them come.  In memory already, this costs nothing to speak of.
+	 */
+	posix_fadvise(in->fd, at + (off_t)len, VIEW_SIZE, POSIX_FADV_WILLNEED);
 	in->map = r;
 	in->maplen = len;
 	in->mapoff = at;
