@@ -412,8 +412,13 @@ int cat_input_viewable(struct cat_input *in)
 
 	if (!in->viewable || in->gz || in->kind != K_PLAIN)
 		return 0;
+	/*
+	 * Size 0 is read: an empty file says so the same either way, and
+	 * some file systems (procfs, some FUSE ones) give 0 for files that
+	 * read() finds bytes in.
+	 */
 	bus_watch(in);
-	if (view_stat(in) < 0 || cat_input_view(in, 0, 1, &p) < 0) {
+	if (view_stat(in) < 0 || in->size == 0 || cat_input_view(in, 0, 1, &p) < 0) {
 		in->viewable = 0;	/* not mappable here: read it */
 		return 0;
 	}

@@ -82,10 +82,12 @@ test_expect_success 'truncated at a page boundary: the same message, the same by
 	grep -q "byte 12288: truncated JSON" view.err
 '
 
-test_expect_success 'an empty file and a file of blanks: the same messages' '
+test_expect_success 'an empty file (read, not mapped) and a file of blanks: the same messages' '
 	: >empty.json &&
 	both empty.json &&
 	grep -q "empty input" view.err &&
+	test_must_fail tl-cat -v empty.json >out 2>err &&
+	grep -qx "tl-cat: empty.json: 0 events read, 0 written, 0 skipped" err &&
 	printf "   \n\n" >blank.json &&
 	both blank.json
 '
