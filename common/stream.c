@@ -549,10 +549,11 @@ int stream_next(struct stream *s)
 		return STREAM_EOF;
 	}
 	if (s->line[0] == '#') {
-		if (!strncmp(s->line, "#source\t", 8))
-			note_source(s);
-		if (!strncmp(s->line, "#dropped\t", 9))
+		/* a lean node stream is a third "#dropped" rows: compares inline */
+		if (n >= 9 && !memcmp(s->line, "#dropped\t", 9))
 			return dropped_row(s, (size_t)n);
+		if (n >= 8 && !memcmp(s->line, "#source\t", 8))
+			note_source(s);
 		return STREAM_DIRECTIVE;
 	}
 	rc = split_plain(s, (size_t)n, 0);
