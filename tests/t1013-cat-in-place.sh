@@ -119,6 +119,15 @@ test_expect_success 'a file that shrinks while it is read: exit 1, where and why
 	grep -q "^tl-cat: shrink.json: byte [0-9]*: read error: the file shrank, or its device failed, while it was read$" shrink.err
 '
 
+test_expect_success 'the committed fuzzing inputs: the same bytes, messages and status' '
+	n=0 &&
+	for f in "$TL_SRC"/tests/fuzz/corpus/cat/*; do
+		both "$f" || { echo "# $f"; return 1; }
+		n=$((n + 1))
+	done &&
+	test $n -ge 20
+'
+
 if have_shared; then
 	test_expect_success 'corpus traces: in place and through a pipe, byte for byte' '
 		n=0 &&
