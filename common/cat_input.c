@@ -276,9 +276,7 @@ static ssize_t src_read(struct cat_input *in, char *buf, size_t n)
  * in turn).
  */
 static struct {
-	const char *map;	/* the current view's bytes */
-	size_t len;
-	uint64_t off;		/* the stream offset of map[0] */
+	const struct cat_input *in;	/* the one with a view mapped, or NULL */
 	char head[512];		/* "tl-x: FILE: byte " */
 	size_t nhead;
 } bus;
@@ -287,25 +285,27 @@ static const char bus_tail[] = ": read error: the file shrank, or its device fai
 
 static void bus_handler(int sig, siginfo_t *si, void *uc)
 {
+	const struct cat_input *in = bus.in;
 	const char *a = si->si_addr;
 	char num[24];
 	size_t k = sizeof(num);
 	uint64_t at;
+	int told;
 
 	(void)uc;
-	if (!bus.map || a < bus.map || a >= bus.map + bus.len) {
+	if (!in || a < in->map || a >= in->map + in->maplen) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return;
 	}
-	at = bus.off + (uint64_t)(a - bus.map);
+	at = (uint64_t)(in->mapoff - in->start) + (uint64_t)(a - in->map);
 	do
 		num[--k] = (char)('0' + at % 10);
 	while ((at /= 10) != 0);
 	/* nothing to do if stderr fails: the exit status still says it */
-	if (write(2, bus.head, bus.nhead) < 0 || write(2, num + k, sizeof(num) - k) < 0 ||
-	    write(2, bus_tail, sizeof(bus_tail) - 1) < 0)
-		_exit(TL_EXIT_BAD);
+	told = write(2, bus.head, bus.nhead) >= 0 && write(2, num + k, sizeof(num) - k) >= 0 &&
+	       write(2, bus_tail, sizeof(bus_tail) - 1) >= 0;
+	(void)told;
 	_exit(TL_EXIT_BAD);
 }
 
@@ -345,7 +345,7 @@ static void view_unmap(struct cat_input *in)
 {
 	if (!in->map)
 		return;
-	bus.map = NULL;
+	bus.in = NULL;
 	munmap(in->map, map_span(in->maplen));
 	in->map = NULL;
 	in->maplen = 0;
@@ -400,9 +400,7 @@ static int view_map(struct cat_input *in, off_t at, size_t len)
 	in->map = r;
 	in->maplen = len;
 	in->mapoff = at;
-	bus.map = r;
-	bus.len = len;
-	bus.off = (uint64_t)(at - in->start);
+	bus.in = in;
 	return 0;
 }
 
@@ -410,7 +408,7 @@ int cat_input_viewable(struct cat_input *in)
 {
 	const char *p;
 
-	if (!in->viewable || in->gz || in->kind != K_PLAIN)
+	if (!in->viewable || in->kind != K_PLAIN)
 		return 0;
 	/*
 	 * Size 0 is read: an empty file says so the same either way, and
