@@ -1,3 +1,7 @@
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "coll_name.h"
 #include "banned.h"
 
@@ -52,22 +56,46 @@ int coll_name_search(const char *name, size_t len, const char *pat)
 }
 
 /*
+ * Whether a match of one of the three patterns holds the 'c' (or 'C') at
+ * s[j]: "rccl" and "nccl" are plain ASCII, so their first 'c' follows an
+ * 'r' or 'n'; "cross_device_reduce" starts there.
+ */
+static int match_c(const unsigned char *s, size_t len, size_t j)
+{
+	unsigned b = j ? lower(s[j - 1]) : 0;
+
+	if ((b == 'r' || b == 'n') && len - j >= 3 && lower(s[j + 1]) == 'c' &&
+	    lower(s[j + 2]) == 'l')
+		return 1;
+	return match_at(s + j, len - j, "cross_device_reduce");
+}
+
+/*
  * One pass for the three patterns (kernel names are long, and every
- * kernel of a trace is asked about): only an 'r', 'n' or 'c' can start a
- * match, and "rccl" and "nccl" are plain ASCII after that.
+ * kernel of a trace is asked about): every match holds a 'c' or 'C', and
+ * only those are looked at — with SSE2 (always there on x86-64) found
+ * 16 bytes at a time (b | 0x20 is 'c' for those two bytes only).
  */
 int coll_name_match(const char *name, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)name;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		unsigned c = lower(s[i]);
-		if ((c == 'r' || c == 'n') && len - i >= 4 && lower(s[i + 1]) == 'c' &&
-		    lower(s[i + 2]) == 'c' && lower(s[i + 3]) == 'l')
-			return 1;
-		if (c == 'c' && match_at(s + i, len - i, "cross_device_reduce"))
-			return 1;
+#if defined(__SSE2__)
+	const __m128i x20 = _mm_set1_epi8(0x20), c = _mm_set1_epi8('c');
+
+	for (; len - i >= 16; i += 16) {
+		__m128i v = _mm_or_si128(_mm_loadu_si128((const __m128i *)(s + i)), x20);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c));
+
+		for (; m; m &= m - 1)
+			if (match_c(s, len, i + (size_t)__builtin_ctz(m)))
+				return 1;
 	}
+#endif
+	for (; i < len; i++)
+		if (lower(s[i]) == 'c' && match_c(s, len, i))
+			return 1;
 	return 0;
 }
 
