@@ -21,8 +21,20 @@ struct cols {
 };
 
 /* A trace being read: raw values until its #end, when HTA's rules apply. */
+/*
+ * The last text a pid or tid column held (most rows repeat it): its kind
+ * is counted already.  have is 0 until there is one.
+ */
+struct kind_memo {
+	char text[24];
+	size_t len;
+	int have;
+	unsigned src;	/* src_of's number of the text */
+};
+
 struct pending {
 	int ts_float, dur_float, pid_kind, tid_kind;
+	struct kind_memo pid_last, tid_last;
 };
 
 void idle_set_init(struct idle_set *set, int keep_all)
@@ -118,6 +130,25 @@ static int value_kind(const char *s)
 	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
 }
 
+/* value_kind of v (n bytes) into *kind, skipped for the last text again. */
+static void note_kind(int *kind, struct kind_memo *m, const char *v, size_t n)
+{
+	int k;
+
+	if (*kind == IDLE_OBJECT)
+		return;		/* as general as it gets */
+	if (m->have && m->len == n && !memcmp(m->text, v, n))
+		return;
+	k = value_kind(v);
+	if (k > *kind)
+		*kind = k;
+	m->have = n < sizeof(m->text);
+	if (m->have) {
+		tl_memcpy(m->text, v, n);
+		m->len = n;
+	}
+}
+
 static int64_t int_field(const char *s, int64_t missing)
 {
 	if (!*s)
@@ -169,7 +200,6 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 	const char *cat = stream_field(s, c->cat), *extra = stream_field(s, c->extra);
 	const char *name = stream_field(s, c->name);
 	struct idle_ev e;
-	int k;
 
 	/* pandas types each column over all elements, kept or not */
 	/* once a float, always (no need to look at more rows) */
@@ -177,12 +207,8 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 		p->ts_float = 1;
 	if (!p->dur_float && (!*dur || is_float_literal(dur)))
 		p->dur_float = 1;
-	k = value_kind(stream_field(s, c->pid));
-	if (k > p->pid_kind)
-		p->pid_kind = k;
-	k = value_kind(stream_field(s, c->tid));
-	if (k > p->tid_kind)
-		p->tid_kind = k;
+	note_kind(&p->pid_kind, &p->pid_last, stream_field(s, c->pid), stream_field_len(s, c->pid));
+	note_kind(&p->tid_kind, &p->tid_last, stream_field(s, c->tid), stream_field_len(s, c->tid));
 
 	/* dropna(subset=["dur", "cat"]) and the "Trace" span */
 	if (!*dur || !*ts || (!*cat && !empty_cat_in_extra(extra)) || !strcmp(cat, "Trace"))
@@ -406,12 +432,33 @@ static int find_cols(struct stream *s, struct cols *c)
 	return 0;
 }
 
+/*
+ * The row's source number (strtoul's): rows come a source at a time, so
+ * the last text's number is kept in m (its src field).
+ */
+static unsigned src_of(struct kind_memo *m, struct stream *s, int col)
+{
+	const char *v = stream_field(s, col);
+	size_t n = stream_field_len(s, col);
+
+	if (!(m->have && m->len == n && !memcmp(m->text, v, n))) {
+		m->src = (unsigned)strtoul(v, NULL, 10);
+		m->have = n < sizeof(m->text);
+		if (m->have) {
+			tl_memcpy(m->text, v, n);
+			m->len = n;
+		}
+	}
+	return m->src;
+}
+
 int idle_set_read(struct idle_set *set, const char *path)
 {
 	struct stream *s = stream_open(path, "events,nodes");
 	struct reading *rd = NULL, *r;
 	size_t nrd = 0, rd_alloc = 0;
 	struct cols c;
+	struct kind_memo src_last = { { 0 }, 0, 0, 0 };
 	int k, rval = 0;
 
 	if (!s)
@@ -439,7 +486,7 @@ int idle_set_read(struct idle_set *set, const char *path)
 			rval = -1;
 			break;
 		}
-		r = reading_of(rd, nrd, (unsigned)strtoul(stream_field(s, c.src), NULL, 10));
+		r = reading_of(rd, nrd, src_of(&src_last, s, c.src));
 		if (!r || r->ended) {
 			tl_warn("%s:%ld: row of source %s outside its #source ... #end",
 				stream_name(s), stream_lineno(s), stream_field(s, c.src));

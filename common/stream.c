@@ -59,6 +59,12 @@ struct stream {
 	 */
 	uint32_t dtab[DROPPED_TABS];
 	int ndtab, dmany, dbsl;
+	/*
+	 * Fields empty_from.. are empty (they point at nul): a "#dropped"
+	 * row after another fills only the columns the last one gave
+	 */
+	int empty_from;
+	char nul;
 };
 
 static int known_kind(const char *kind, int version)
@@ -149,15 +155,14 @@ static ssize_t read_line(struct stream *s)
 	return (ssize_t)n;
 }
 
-/* Fields after field last are empty: the NUL that ends it. */
+/* Fields after field last are empty. */
 static int empty_rest(struct stream *s, int last)
 {
-	char *nul = s->field[last] + s->flen[last];
-
-	for (int k = last + 1; k < s->ncols; k++) {
-		s->field[k] = nul;
+	for (int k = last + 1; k < s->empty_from; k++) {
+		s->field[k] = &s->nul;
 		s->flen[k] = 0;
 	}
+	s->empty_from = last + 1;
 	return 0;
 }
 
@@ -170,6 +175,7 @@ static int split(struct stream *s, int short_ok)
 	char *p = s->line, *w = s->line;
 	int i = 0;
 
+	s->empty_from = s->ncols;
 	s->field[0] = w;
 	for (;; p++) {
 		char c = *p;
@@ -224,6 +230,7 @@ static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
 	size_t at;
 	int i = 0;
 
+	s->empty_from = ncols;
 	field[0] = line;
 	for (at = 0; at < n; at += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(line + at));
@@ -261,6 +268,7 @@ static int split_plain_memchr(struct stream *s, size_t n, int short_ok)
 	char *p = s->line, *end = s->line + n;
 	int i = 0;
 
+	s->empty_from = s->ncols;
 	if (memchr(p, '\\', n))
 		return -2;
 	s->verbatim = !memchr(p, '\r', n) && !memchr(p, '\0', n);
@@ -326,6 +334,7 @@ static int parse_header(struct stream *s, const char *kinds)
 		s->ncols += *p == '\t';
 	s->cols = xcalloc((size_t)s->ncols, sizeof(*s->cols));
 	s->field = xcalloc((size_t)s->ncols, sizeof(*s->field));
+	s->empty_from = s->ncols;
 	s->flen = xcalloc((size_t)s->ncols, sizeof(*s->flen));
 	s->cols[0] = xstrdup(s->header);
 	for (int i = 1; i < s->ncols; i++) {
@@ -489,15 +498,22 @@ int stream_dropped_fields(struct stream *s)
 		return 0;	/* split already */
 	s->line += 9;
 	if (!s->dbsl && !s->dmany && s->ndtab < s->ncols) {
-		/* no escapes: cut at the tabs found already */
-		s->field[0] = s->line;
-		for (int k = 0; k < s->ndtab; k++) {
-			s->line[s->dtab[k]] = '\0';
-			s->flen[k] = (size_t)(s->line + s->dtab[k] - s->field[k]);
-			s->field[k + 1] = s->line + s->dtab[k] + 1;
+		/* no escapes: cut at the tabs found already (in locals: the
+		 * NULs stored are char stores, which may alias s's members) */
+		char *line = s->line, *start = line, **field = s->field;
+		size_t *flen = s->flen;
+		const int nt = s->ndtab;
+
+		field[0] = line;
+		for (int k = 0; k < nt; k++) {
+			char *t = line + s->dtab[k];
+			*t = '\0';
+			flen[k] = (size_t)(t - start);
+			start = t + 1;
+			field[k + 1] = start;
 		}
-		s->flen[s->ndtab] = (size_t)(s->line + s->dropped_len - 9 - s->field[s->ndtab]);
-		rc = empty_rest(s, s->ndtab);
+		flen[nt] = (size_t)(line + s->dropped_len - 9 - start);
+		rc = empty_rest(s, nt);
 	} else if (!s->dbsl) {
 		rc = split_plain(s, s->dropped_len - 9, 1);
 	}
