@@ -21,34 +21,39 @@ static int continues(char c)
 	       c == 'p' || c == 'P' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/*
+ * The digits before the point, then those after it, each run in a loop
+ * of its own: one loop with a flag for "after the point" and two counters
+ * took three times the instructions a digit (timestamps have 16 or 17).
+ */
 double num_strtod(const char *s, char **end)
 {
-	const char *p = s;
+	const uint64_t guard = ((UINT64_C(1) << 53) - 9) / 10;
+	const char *p = s, *run;
 	uint64_t m = 0;
-	int neg = 0, frac = -1, digits = 0;
+	int neg = *p == '-';
+	size_t digits, frac = 0;
 	double v;
 
-	if (*p == '-') {
-		neg = 1;
-		p++;
+	p += neg;
+	for (run = p; is_digit(*p); p++) {
+		if (m > guard)
+			return strtod(s, end);
+		m = m * 10 + (uint64_t)(*p - '0');
 	}
-	for (;; p++) {
-		if (is_digit(*p)) {
-			if (m > ((UINT64_C(1) << 53) - 9) / 10)
+	digits = (size_t)(p - run);
+	if (*p == '.') {
+		for (run = ++p; is_digit(*p); p++) {
+			if (m > guard)
 				return strtod(s, end);
 			m = m * 10 + (uint64_t)(*p - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (*p == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			break;
 		}
+		frac = (size_t)(p - run);
+		digits += frac;
 	}
 	if (!digits || frac > 22 || continues(*p))
 		return strtod(s, end);
-	v = frac > 0 ? (double)m / pow10[frac] : (double)m;
+	v = frac ? (double)m / pow10[frac] : (double)m;
 	if (end)
 		*end = (char *)p;
 	return neg ? -v : v;

@@ -87,7 +87,18 @@ void py_repr_str(struct pystr *ps, const char *s, size_t n)
 	pystr_addc(ps, q);
 	for (size_t i = 0; i < n; ) {
 		unsigned cp;
-		size_t k = utf8_next(u + i, n - i, &cp);
+		size_t k, j = i;
+
+		/* a run Python writes as it is (printable ASCII but the
+		 * backslash and the quote), added at once: most text is */
+		while (j < n && u[j] >= 0x20 && u[j] < 0x7f && u[j] != '\\' && u[j] != (unsigned char)q)
+			j++;
+		if (j > i) {
+			pystr_add(ps, s + i, j - i);
+			i = j;
+			continue;
+		}
+		k = utf8_next(u + i, n - i, &cp);
 		if (cp == '\\' || cp == (unsigned)q) {
 			pystr_addc(ps, '\\');
 			pystr_addc(ps, (char)cp);
