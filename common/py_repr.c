@@ -8,9 +8,19 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/*
+ * A new text starts at 256 bytes: a cell's repr grows by a few bytes at a
+ * time, and from xgrow's 16 it took seven reallocs to reach a perf
+ * model's parameter dict.
+ */
+enum { PYSTR_FIRST = 256 };
+
 void pystr_add(struct pystr *ps, const char *s, size_t n)
 {
-	xgrow((void **)&ps->buf, &ps->alloc, st_add(ps->len, n + 1), 1);
+	size_t need = st_add(ps->len, n + 1);
+
+	if (need > ps->alloc)
+		xgrow((void **)&ps->buf, &ps->alloc, need < PYSTR_FIRST ? PYSTR_FIRST : need, 1);
 	tl_memcpy(ps->buf + ps->len, s, n);
 	ps->len += n;
 	ps->buf[ps->len] = '\0';
