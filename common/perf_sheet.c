@@ -48,7 +48,12 @@ struct perf_sheet {
 	const char **names;	/* non-empty tables (and their _kl_overlap twins) */
 	size_t nnames;
 	char **klnames;		/* per table: its _kl_overlap name, or NULL */
-	const char **sheet;	/* each node's ops.tsv sheet or NULL, looked up once */
+	/*
+	 * The nodes of each ops.tsv sheet, looked up once, in uid order:
+	 * bysheet[bsoff[j]..bsoff[j + 1]) for the sheet whose first table is
+	 * t[j] (empty for the other tables)
+	 */
+	uint32_t *bysheet, *bsoff;
 	struct perf_annidx *ann;	/* user annotations (infer_attn's iteration labels) */
 };
 
@@ -258,18 +263,58 @@ static const char *lookup_sheet(const struct perf_sheet *ps, uint32_t uid)
 	return e->sheet;
 }
 
+/* The first table of sheet (t[nt] where none is: an empty bucket). */
+static size_t first_table(const struct perf_sheet *ps, const char *sheet)
+{
+	for (size_t j = 0; j < ps->nt; j++)
+		if (!strcmp(ps->t[j].base, sheet))
+			return j;
+	return ps->nt;
+}
+
+/*
+ * Every table used to scan every node for its sheet (nodes × tables);
+ * the nodes are put in buckets by sheet instead, once, keeping uid order.
+ */
+static void bucket_nodes(struct perf_sheet *ps)
+{
+	uint32_t *of = xcalloc(ps->ns->n + 1, sizeof(*of)), *fill;
+	const char *last = NULL;
+	size_t last_j = ps->nt;
+
+	ps->bsoff = xcalloc(ps->nt + 2, sizeof(*ps->bsoff));
+	for (uint32_t u = 0; u < ps->ns->n; u++) {
+		const char *s = lookup_sheet(ps, u);
+		if (s && s != last) {	/* the last sheet's table kept: ops repeat */
+			last = s;
+			last_j = first_table(ps, s);
+		}
+		of[u] = (uint32_t)(s ? last_j : ps->nt);
+		ps->bsoff[of[u] + 1]++;
+	}
+	for (size_t j = 0; j <= ps->nt; j++)
+		ps->bsoff[j + 1] += ps->bsoff[j];
+	ps->bysheet = xcalloc(ps->bsoff[ps->nt + 1] + 1, sizeof(*ps->bysheet));
+	fill = xcalloc(ps->nt + 1, sizeof(*fill));
+	for (uint32_t u = 0; u < ps->ns->n; u++)
+		ps->bysheet[ps->bsoff[of[u]] + fill[of[u]]++] = u;
+	free(fill);
+	free(of);
+}
+
 /* Fills the table(s) of one ops.tsv sheet; counts dropped events. */
 static void build(struct perf_sheet *ps, struct pstable *t)
 {
 	size_t failed = 0, total = 0, nobwd = 0, missing = 0;
 	struct psrow row;
 
-	for (uint32_t u = 0; u < ps->ns->n; u++) {
-		const char *s = ps->sheet[u], *name;
+	size_t j = first_table(ps, t->base);
+
+	for (size_t k = ps->bsoff[j]; k < ps->bsoff[j + 1]; k++) {
+		uint32_t u = ps->bysheet[k];
+		const char *name = NM(ps, u);
 		int bwd = t->type == T_BWD;
-		if (!s || strcmp(s, t->base))
-			continue;
-		name = NM(ps, u);
+
 		if (t->type == T_FWD && in_list(ps->pr->inference ? dropped_inference : moved, name))
 			continue;
 		if (t->type == T_BWD && (!strcmp(name, "vllm::unified_attention_with_output") ||
@@ -370,20 +415,18 @@ struct perf_sheet *perf_sheet_new(struct perf_report *pr, const struct perf_arch
 	ps->names = xcalloc(ps->nt + 1, sizeof(*ps->names));
 	if (ps->tp->gpu_only)
 		return ps;
-	/* every table scans every node: look each node's sheet up once */
-	ps->sheet = xcalloc(ps->ns->n + 1, sizeof(*ps->sheet));
-	for (uint32_t u = 0; u < ps->ns->n; u++)
-		ps->sheet[u] = lookup_sheet(ps, u);
+	bucket_nodes(ps);
 	ps->klnames = xcalloc(ps->nt + 1, sizeof(*ps->klnames));
 	for (size_t j = 0; j < ps->nt; j++) {
 		build(ps, &ps->t[j]);
 		if (ps->t[j].n)
 			ps->names[ps->nnames++] = ps->t[j].name;
 	}
-	/* only the tables read it: the unified sheet, written later, holds
+	/* only the tables read them: the unified sheet, written later, holds
 	 * tl-perf's peak */
-	free(ps->sheet);
-	ps->sheet = NULL;
+	free(ps->bysheet);
+	free(ps->bsoff);
+	ps->bysheet = ps->bsoff = NULL;
 	/* --include_overlap_info: each table's _kl_overlap twin, after the
 	 * single table or after the _fwd/_bwd pair (GPR:574-752) */
 	if (ps->tp->launch_ov) {
@@ -427,7 +470,8 @@ void perf_sheet_free(struct perf_sheet *ps)
 	free(ps->names);
 	free(ps->boff);
 	free(ps->bl);
-	free(ps->sheet);
+	free(ps->bysheet);
+	free(ps->bsoff);
 	perf_annidx_free(ps->ann);
 	free(ps);
 }
