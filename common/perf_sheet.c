@@ -210,7 +210,7 @@ static double tb_s(const struct psrow *w)
 static int compute_row(const struct perf_sheet *ps, uint32_t uid, int bwd, struct psrow *row)
 {
 	const struct node *nd = ND(ps, uid);
-	const struct perf_ops_entry *e = perf_ops_lookup(ps->tp->db, NM(ps, uid));
+	const struct perf_ops_entry *e = perf_tree_op(ps->tp, uid);
 	struct pm_args a = { .dims = arg(ps, nd->dims), .types = arg(ps, nd->types),
 			     .strides = arg(ps, nd->strides), .concrete = arg(ps, nd->concrete),
 			     .opname = NM(ps, uid), .args = arg(ps, nd->args) };
@@ -257,7 +257,7 @@ static const char *lookup_sheet(const struct perf_sheet *ps, uint32_t uid)
 
 	if (node_is_gpu(nd) || nd->cat == NC_META)
 		return NULL;
-	e = perf_ops_lookup(ps->tp->db, NM(ps, uid));
+	e = perf_tree_op(ps->tp, uid);
 	if (!e || !strcmp(e->kind, "none") || !strcmp(e->sheet, "-") || strchr(e->name, '*'))
 		return NULL;
 	return e->sheet;

@@ -40,6 +40,22 @@ static int is_comm(const struct perf_tree *tp, uint32_t uid)
 	return coll_name_match_memo(&tp->comm[name], s, n);
 }
 
+/* perf_tree_op's answer for a name the op table lacks (NULL: not asked yet) */
+static const struct perf_ops_entry no_op;
+
+const struct perf_ops_entry *perf_tree_op(const struct perf_tree *tp, uint32_t uid)
+{
+	uint32_t name = N(tp, uid)->name;
+
+	if (name >= tp->ncomm)	/* a name pooled after the tree was made */
+		return perf_ops_lookup(tp->db, name_of(tp, uid));
+	if (!tp->op[name]) {
+		const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
+		tp->op[name] = e ? e : &no_op;
+	}
+	return tp->op[name] == &no_op ? NULL : tp->op[name];
+}
+
 /* Linked GPU event: TraceLens set its parent to the launching runtime event. */
 static int linked_gpu(const struct node *n)
 {
@@ -297,6 +313,7 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 	tp->gpu_only = 1;
 	tp->ncomm = (size_t)strpool_count(ns->sp) + 1;
 	tp->comm = xcalloc(tp->ncomm, 1);
+	tp->op = xcalloc(tp->ncomm, sizeof(*tp->op));
 	for (size_t i = 0; i < ns->n; i++) {
 		if (ns->node[i].cat == NC_CPU_OP)
 			tp->gpu_only = 0;
@@ -336,6 +353,7 @@ void perf_tree_free(struct perf_tree *tp)
 	free(tp->ch);
 	free(tp->dparent);
 	free(tp->comm);
+	free(tp->op);
 	free(tp);
 }
 
@@ -370,7 +388,7 @@ static int triton_can_model(const struct perf_tree *tp, uint32_t uid, const stru
 
 int perf_tree_has_perf_model(const struct perf_tree *tp, uint32_t uid)
 {
-	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
+	const struct perf_ops_entry *e = perf_tree_op(tp, uid);
 
 	if (e && !strcmp(e->kind, "triton"))
 		return triton_can_model(tp, uid, e);
@@ -626,7 +644,7 @@ static const char *sole_bwd_category(struct uctx *u, uint32_t e)
 		w = N(tp, w)->parent;
 	if (w < 0 || N(tp, w)->fwd <= 0)
 		return NULL;
-	fe = perf_ops_lookup(tp->db, name_of(tp, (uint32_t)N(tp, w)->fwd));
+	fe = perf_tree_op(tp, (uint32_t)N(tp, w)->fwd);
 	if (!fe || !strcmp(fe->kind, "none") || !strcmp(fe->bwd_category, "-") ||
 	    !bwd_metrics_ok(tp, (uint32_t)N(tp, w)->fwd, fe))
 		return NULL;
@@ -747,7 +765,7 @@ static int cmp_root(const void *a, const void *b)
  */
 static const char *first_kernel(const struct perf_tree *tp, uint32_t uid)
 {
-	const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
+	const struct perf_ops_entry *e = perf_tree_op(tp, uid);
 	int32_t li = tp->launcher_of[uid];
 
 	if (e && strcmp(e->kind, "none") && strcmp(e->sheet, "-") && !strchr(e->name, '*')) {

@@ -114,10 +114,18 @@ struct perf_tree {
 	struct py_set **ovset;	/* per node: its overlapping_uids, NULL = empty */
 	uint8_t *comm;		/* per pooled name: coll_name_match_memo's byte */
 	size_t ncomm;
+	/* per pooled name (ncomm of them): perf_tree_op's answer, once asked */
+	const struct perf_ops_entry **op;
 };
 
 struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_ops *db, int all_gpu);
 void perf_tree_free(struct perf_tree *tp);
+/*
+ * perf_ops_lookup of node uid's name, looked up once per pooled name: the
+ * sheets ask about every op several times, and a name the op table lacks
+ * (most of them) is compared with each of its prefix patterns.
+ */
+const struct perf_ops_entry *perf_tree_op(const struct perf_tree *tp, uint32_t uid);
 void perf_tree_unified(struct perf_tree *tp);
 /*
  * TraceLens's detect_recompute: every node below a python frame whose name
