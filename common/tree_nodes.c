@@ -12,6 +12,11 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* the metadata tree_nodes_process_name and the others look up */
+enum { META_PROCESS_NAME, META_PROCESS_LABEL, META_THREAD_NAME, META_N };
+static const char *const meta_key[META_N] = { "process_name", "process_labels", "thread_name" };
+static const uint32_t meta_tid0 = UINT32_MAX;	/* tid "0": a process's row */
+
 enum { C_UID, C_PH, C_CAT, C_NAME, C_PID, C_TID, C_TS, C_DUR, C_STREAM,
        C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_ARGS, C_PARENT, C_TREE, C_ROOT, C_FWD,
        C_GRAFT, C_KIDS, C_ROOT_ORDER, NCOL };
@@ -488,6 +493,7 @@ struct tree_nodes *tree_nodes_read(const char *path)
 	ns->drop_t0 = INFINITY;
 	ns->drop_t1 = -INFINITY;
 	ns->sp = strpool_new();
+	ns->meta_memo = xcalloc(META_N, sizeof(*ns->meta_memo));
 	ns->source = strpool_str(ns->sp, strpool_intern(ns->sp, stream_name(s),
 							  strlen(stream_name(s))));
 	if (read_all(ns, s)) {
@@ -509,6 +515,7 @@ void tree_nodes_free(struct tree_nodes *ns)
 	free(ns->node);
 	free(ns->uid);
 	free(ns->meta);
+	free(ns->meta_memo);
 	free(ns->kid_off);
 	free(ns->kid);
 	free(ns->root_order);
@@ -532,28 +539,43 @@ size_t tree_nodes_len(const struct tree_nodes *ns, uint32_t id)
 }
 
 /* Last M event wins (a dict assignment in TraceLens). */
-static const char *meta_find(const struct tree_nodes *ns, uint32_t pid, uint32_t tid,
-			     const char *key)
+/*
+ * metadata[pid][tid][key]; tid meta_tid0 is the text "0" (a process's
+ * row), looked up only when the memo does not answer
+ */
+static const char *meta_find(const struct tree_nodes *ns, uint32_t pid, uint32_t tid, int kind)
 {
-	uint32_t k = strpool_find(ns->sp, key, strlen(key));
+	struct tree_nodes_memo *m = &ns->meta_memo[kind];
+	uint32_t k;
 
+	if (m->have && m->pid == pid && m->tid == tid)
+		return m->value;
+	m->have = 1;
+	m->pid = pid;
+	m->tid = tid;
+	if (tid == meta_tid0)
+		tid = strpool_find(ns->sp, "0", 1);
+	k = strpool_find(ns->sp, meta_key[kind], strlen(meta_key[kind]));
+	m->value = "Unknown";
 	for (size_t i = ns->nmeta; i-- > 0; )
-		if (ns->meta[i].key == k && ns->meta[i].pid == pid && ns->meta[i].tid == tid)
-			return tree_nodes_str(ns, ns->meta[i].value);
-	return "Unknown";
+		if (ns->meta[i].key == k && ns->meta[i].pid == pid && ns->meta[i].tid == tid) {
+			m->value = tree_nodes_str(ns, ns->meta[i].value);
+			break;
+		}
+	return m->value;
 }
 
 const char *tree_nodes_process_name(const struct tree_nodes *ns, const struct node *n)
 {
-	return meta_find(ns, n->pid, strpool_find(ns->sp, "0", 1), "process_name");
+	return meta_find(ns, n->pid, meta_tid0, META_PROCESS_NAME);
 }
 
 const char *tree_nodes_process_label(const struct tree_nodes *ns, const struct node *n)
 {
-	return meta_find(ns, n->pid, strpool_find(ns->sp, "0", 1), "process_labels");
+	return meta_find(ns, n->pid, meta_tid0, META_PROCESS_LABEL);
 }
 
 const char *tree_nodes_thread_name(const struct tree_nodes *ns, const struct node *n)
 {
-	return meta_find(ns, n->pid, n->tid, "thread_name");
+	return meta_find(ns, n->pid, n->tid, META_THREAD_NAME);
 }

@@ -83,6 +83,11 @@ struct tree_nodes {
 	/* metadata rows (ph "M"), in file order */
 	struct tree_nodes_meta { uint32_t pid, tid, key, value; } *meta;
 	size_t nmeta;
+	/*
+	 * The last answer of each metadata lookup below (process name, label,
+	 * thread name): ops are asked about in runs of the same pid and tid
+	 */
+	struct tree_nodes_memo { uint32_t pid, tid; const char *value; int have; } *meta_memo;
 	size_t bad_time;	/* GPU events with an impossible ts or dur, left out */
 	/* tl-nodes 2 */
 	uint32_t *kid_off, *kid, *root_order;
