@@ -8,6 +8,7 @@
 #include "py_repr.h"
 #include "perf_model.h"
 #include "perf_model_memo.h"
+#include "hmap.h"
 #include "perf_tree.h"
 #include "strpool.h"
 #include "xalloc.h"
@@ -40,20 +41,29 @@ static int is_comm(const struct perf_tree *tp, uint32_t uid)
 	return coll_name_match_memo(&tp->comm[name], s, n);
 }
 
-/* perf_tree_op's answer for a name the op table lacks (NULL: not asked yet) */
-static const struct perf_ops_entry no_op;
+/*
+ * perf_tree_op's memo: pooled name id + 1 → index in v + 1 of its entry
+ * (NULL where the op table lacks the name).  A map, not an array by
+ * name: the pool holds every string of the trace, 12 MB of pointers on
+ * the x20 trace, and only op names are asked.
+ */
+struct perf_tree_opmemo {
+	struct hmap map;
+	const struct perf_ops_entry **v;
+	size_t n, alloc;
+};
 
 const struct perf_ops_entry *perf_tree_op(const struct perf_tree *tp, uint32_t uid)
 {
-	uint32_t name = N(tp, uid)->name;
+	struct perf_tree_opmemo *m = tp->opmemo;
+	uint32_t name = N(tp, uid)->name, k;
 
-	if (name >= tp->ncomm)	/* a name pooled after the tree was made */
-		return perf_ops_lookup(tp->db, name_of(tp, uid));
-	if (!tp->op[name]) {
-		const struct perf_ops_entry *e = perf_ops_lookup(tp->db, name_of(tp, uid));
-		tp->op[name] = e ? e : &no_op;
-	}
-	return tp->op[name] == &no_op ? NULL : tp->op[name];
+	if (hmap_get(&m->map, (uint64_t)name + 1, &k))
+		return m->v[k - 1];
+	xgrow((void **)&m->v, &m->alloc, m->n + 1, sizeof(*m->v));
+	m->v[m->n++] = perf_ops_lookup(tp->db, name_of(tp, uid));
+	hmap_put(&m->map, (uint64_t)name + 1, (uint32_t)m->n);
+	return m->v[m->n - 1];
 }
 
 /* Linked GPU event: TraceLens set its parent to the launching runtime event. */
@@ -313,7 +323,7 @@ struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_o
 	tp->gpu_only = 1;
 	tp->ncomm = (size_t)strpool_count(ns->sp) + 1;
 	tp->comm = xcalloc(tp->ncomm, 1);
-	tp->op = xcalloc(tp->ncomm, sizeof(*tp->op));
+	tp->opmemo = xcalloc(1, sizeof(*tp->opmemo));
 	for (size_t i = 0; i < ns->n; i++) {
 		if (ns->node[i].cat == NC_CPU_OP)
 			tp->gpu_only = 0;
@@ -353,7 +363,11 @@ void perf_tree_free(struct perf_tree *tp)
 	free(tp->ch);
 	free(tp->dparent);
 	free(tp->comm);
-	free(tp->op);
+	if (tp->opmemo) {
+		hmap_release(&tp->opmemo->map);
+		free(tp->opmemo->v);
+		free(tp->opmemo);
+	}
 	free(tp);
 }
 

@@ -114,8 +114,8 @@ struct perf_tree {
 	struct py_set **ovset;	/* per node: its overlapping_uids, NULL = empty */
 	uint8_t *comm;		/* per pooled name: coll_name_match_memo's byte */
 	size_t ncomm;
-	/* per pooled name (ncomm of them): perf_tree_op's answer, once asked */
-	const struct perf_ops_entry **op;
+	/* perf_tree_op's answers, by name (the names asked are few) */
+	struct perf_tree_opmemo *opmemo;
 };
 
 struct perf_tree *perf_tree_new(const struct tree_nodes *ns, const struct perf_ops *db, int all_gpu);
