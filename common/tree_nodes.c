@@ -188,37 +188,6 @@ static void keep(struct tree_nodes *ns, struct node *n)
 	ns->n++;
 }
 
-/*
- * A "#dropped" row that keep() drops (a flow, an instant, a python frame:
- * 70 % of owlv2's rows), read for what keep() reads of it — its place in
- * uid order and its time span — without read_row's work for a record.
- * 0: done; 1: not such a row, read_row reads it (and says what is wrong).
- */
-static int read_dropped(struct tree_nodes *ns, struct stream *s, const int *col)
-{
-	const char *cat = stream_field(s, col[C_CAT]), *ts = stream_field(s, col[C_TS]);
-	size_t catlen = stream_field_len(s, col[C_CAT]);
-	struct node n;
-
-	if (ns->kid_off || uid_field(s, col[C_UID]) != (int32_t)ns->nevents)
-		return 1;
-	memset(&n, 0, sizeof(n));
-	n.parent = -1;
-	n.cat = tree_nodes_cat(stream_field(s, col[C_PH]), stream_field_len(s, col[C_PH]),
-			       cat, catlen);
-	if (!(n.cat == NC_PYTHON || (n.cat == NC_OTHER && !tree_nodes_annotation(cat, catlen))) ||
-	    *stream_field(s, col[C_PARENT]) || *stream_field(s, col[C_TREE]))
-		return 1;
-	/* read_row reads the times of python frames, not of flows and instants */
-	if (*ts && n.cat == NC_PYTHON) {
-		n.flags |= NF_HAS_TS;
-		n.ts = num_strtod(ts, NULL);
-		n.dur = num_strtod(stream_field(s, col[C_DUR]), NULL);
-	}
-	keep(ns, &n);
-	return 0;
-}
-
 static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, size_t *metaalloc)
 {
 	struct node *n = &ns->node[ns->n];
@@ -256,6 +225,17 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 	}
 	if (!strcmp(stream_field(s, col[C_TREE]), "1"))
 		n->flags |= NF_TREE;
+	/* a python frame keep() drops (most rows of a trace with stacks):
+	 * only its span is read */
+	if (n->cat == NC_PYTHON && droppable(ns, n)) {
+		if (*ts) {
+			n->flags |= NF_HAS_TS;
+			n->ts = num_strtod(ts, NULL);
+			n->dur = num_strtod(stream_field(s, col[C_DUR]), NULL);
+		}
+		keep(ns, n);
+		return 0;
+	}
 	/* python frames out of the tree (tl-tree without --python) are many
 	 * and never read: only frames in the tree keep their name (call
 	 * stacks, recompute regions) */
@@ -465,8 +445,6 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 		}
 		if (r == STREAM_DROPPED && stream_dropped_fields(s) < 0)
 			return -1;
-		if (r == STREAM_DROPPED && !read_dropped(ns, s, col))
-			continue;
 		kept = ns->n;
 		if (read_row(ns, s, col, &metaalloc))
 			return -1;
