@@ -20,21 +20,21 @@ struct cols {
 	int uid, src, cat, name, pid, tid, ts, dur, corr, stream, device, args, extra;
 };
 
-/* A trace being read: raw values until its #end, when HTA's rules apply. */
 /*
- * The last text a pid or tid column held (most rows repeat it): its kind
- * is counted already.  have is 0 until there is one.
+ * The last text a column held (most rows repeat their source, pid and
+ * tid): what was worked out of it holds again.  have is 0 until there is
+ * one short enough to keep.
  */
-struct kind_memo {
+struct text_memo {
 	char text[24];
 	size_t len;
 	int have;
-	unsigned src;	/* src_of's number of the text */
 };
 
+/* A trace being read: raw values until its #end, when HTA's rules apply. */
 struct pending {
 	int ts_float, dur_float, pid_kind, tid_kind;
-	struct kind_memo pid_last, tid_last;
+	struct text_memo pid_last, tid_last;
 };
 
 void idle_set_init(struct idle_set *set, int keep_all)
@@ -130,23 +130,31 @@ static int value_kind(const char *s)
 	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
 }
 
-/* value_kind of v (n bytes) into *kind, skipped for the last text again. */
-static void note_kind(int *kind, struct kind_memo *m, const char *v, size_t n)
+/* 1 if v (n bytes) is m's last text; else 0, and v is the last text. */
+static int text_memo_same(struct text_memo *m, const char *v, size_t n)
 {
-	int k;
-
-	if (*kind == IDLE_OBJECT)
-		return;		/* as general as it gets */
 	if (m->have && m->len == n && !memcmp(m->text, v, n))
-		return;
-	k = value_kind(v);
-	if (k > *kind)
-		*kind = k;
+		return 1;
 	m->have = n < sizeof(m->text);
 	if (m->have) {
 		tl_memcpy(m->text, v, n);
 		m->len = n;
 	}
+	return 0;
+}
+
+/* value_kind of v (n bytes) into *kind, skipped for the last text again. */
+static void note_kind(int *kind, struct text_memo *m, const char *v, size_t n)
+{
+	int k;
+
+	if (*kind == IDLE_OBJECT)
+		return;		/* as general as it gets */
+	if (text_memo_same(m, v, n))
+		return;
+	k = value_kind(v);
+	if (k > *kind)
+		*kind = k;
 }
 
 static int64_t int_field(const char *s, int64_t missing)
@@ -434,22 +442,15 @@ static int find_cols(struct stream *s, struct cols *c)
 
 /*
  * The row's source number (strtoul's): rows come a source at a time, so
- * the last text's number is kept in m (its src field).
+ * the last text's number *src holds again for the same text.
  */
-static unsigned src_of(struct kind_memo *m, struct stream *s, int col)
+static unsigned src_of(struct text_memo *m, unsigned *src, struct stream *s, int col)
 {
 	const char *v = stream_field(s, col);
-	size_t n = stream_field_len(s, col);
 
-	if (!(m->have && m->len == n && !memcmp(m->text, v, n))) {
-		m->src = (unsigned)strtoul(v, NULL, 10);
-		m->have = n < sizeof(m->text);
-		if (m->have) {
-			tl_memcpy(m->text, v, n);
-			m->len = n;
-		}
-	}
-	return m->src;
+	if (!text_memo_same(m, v, stream_field_len(s, col)))
+		*src = (unsigned)strtoul(v, NULL, 10);
+	return *src;
 }
 
 int idle_set_read(struct idle_set *set, const char *path)
@@ -458,7 +459,8 @@ int idle_set_read(struct idle_set *set, const char *path)
 	struct reading *rd = NULL, *r;
 	size_t nrd = 0, rd_alloc = 0;
 	struct cols c;
-	struct kind_memo src_last = { { 0 }, 0, 0, 0 };
+	struct text_memo src_last = { { 0 }, 0, 0 };
+	unsigned src = 0;
 	int k, rval = 0;
 
 	if (!s)
@@ -486,7 +488,7 @@ int idle_set_read(struct idle_set *set, const char *path)
 			rval = -1;
 			break;
 		}
-		r = reading_of(rd, nrd, src_of(&src_last, s, c.src));
+		r = reading_of(rd, nrd, src_of(&src_last, &src, s, c.src));
 		if (!r || r->ended) {
 			tl_warn("%s:%ld: row of source %s outside its #source ... #end",
 				stream_name(s), stream_lineno(s), stream_field(s, c.src));

@@ -317,10 +317,8 @@ static void bucket_nodes(struct perf_sheet *ps)
 /* Fills the table(s) of one ops.tsv sheet; counts dropped events. */
 static void build(struct perf_sheet *ps, struct pstable *t)
 {
-	size_t failed = 0, total = 0, nobwd = 0, missing = 0;
+	size_t failed = 0, total = 0, nobwd = 0, missing = 0, j = first_table(ps, t->base);
 	struct psrow row;
-
-	size_t j = first_table(ps, t->base);
 
 	for (size_t k = ps->bsoff[j]; k < ps->bsoff[j + 1]; k++) {
 		uint32_t u = ps->bysheet[k];

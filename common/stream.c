@@ -334,8 +334,8 @@ static int parse_header(struct stream *s, const char *kinds)
 		s->ncols += *p == '\t';
 	s->cols = xcalloc((size_t)s->ncols, sizeof(*s->cols));
 	s->field = xcalloc((size_t)s->ncols, sizeof(*s->field));
-	s->empty_from = s->ncols;
 	s->flen = xcalloc((size_t)s->ncols, sizeof(*s->flen));
+	s->empty_from = s->ncols;	/* no field is set yet */
 	s->cols[0] = xstrdup(s->header);
 	for (int i = 1; i < s->ncols; i++) {
 		char *tab = strchr(s->cols[i - 1], '\t');
