@@ -12,11 +12,13 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-cat [-hkv] [--format] [--ndjson] [-o FILE] [FILE...]\n"
+	"usage: tl-cat [-hkv] [--format] [--lend-pages] [--ndjson] [-o FILE] [FILE...]\n"
 	"\n"
 	"      --format       print each trace's format (kineto, perfetto, rocprof, xplane ...)\n"
 	"  -h, --help         print this help and exit\n"
 	"  -k, --keep-going   report a malformed event, count it as skipped, go on\n"
+	"      --lend-pages   hand the output's pages to a pipe (vmsplice), not copies:\n"
+	"                     only for a reader that copies what it reads, as tl's do\n"
 	"      --ndjson       write JSON lines (the events' own members) instead of TSV\n"
 	"  -o, --output FILE  write to FILE instead of standard output\n"
 	"  -v, --verbose      print the events read, written and skipped of each source";
@@ -25,6 +27,7 @@ static const struct option longopts[] = {
 	{ "format", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-going", no_argument, NULL, 'k' },
+	{ "lend-pages", no_argument, NULL, 'l' },
 	{ "ndjson", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -37,13 +40,14 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	struct outbuf *ob;
 	struct cat *c;
-	int ch, rval = 0;
+	int ch, lend = 0, rval = 0;
 
 	tl_init(argv[0]);
 	while ((ch = tl_getopt(argc, argv, "hko:v", longopts, usage)) != -1) {
 		switch (ch) {
 		case 'f': o.format = 1; break;
 		case 'k': o.keep_going = 1; break;
+		case 'l': lend = 1; break;
 		case 'n': o.ndjson = 1; break;
 		case 'o': out = optarg; break;
 		case 'v': o.verbose = 1; break;
@@ -53,6 +57,8 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	ob = outbuf_open_path(out);
+	if (lend)
+		outbuf_lend_pages(ob);	/* no pipe: written as usual */
 	c = cat_new(ob, &o);
 	if (!argc)
 		rval |= cat_file(c, "-");

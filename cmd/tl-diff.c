@@ -110,7 +110,8 @@ static char diff_columns[] = "uid,src,cat,name,ts,dur,dims,types,strides,concret
 static struct tree_read *read_trace(const char *path, struct strpool *sp, int python)
 {
 	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
-	char *cat_argv[] = { cat, (char *)path, NULL };
+	/* tl-tree reads the pipe with read(2): tl-cat may lend it its pages */
+	char *cat_argv[] = { cat, "--lend-pages", (char *)path, NULL };
 	char *tree_argv[] = { tree, "--columns", diff_columns, "--tree-rows",
 			      python ? "--python" : NULL, NULL };
 	int a[2], b[2], fds[4];

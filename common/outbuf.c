@@ -1,10 +1,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 
 #include "err.h"
 #include "outbuf.h"
@@ -71,10 +75,118 @@ static void write_all(int fd, const char *s, size_t len)
 	}
 }
 
+/*
+ * Lent pages: the buffers of the ring, mapped (not malloc's: one the pipe
+ * still holds pages of is unmapped and replaced, never handed back to the
+ * allocator, whose next user would write into them).  A pipe holds at most
+ * its size in pages, one page a slot, and the newest ones: a buffer is free
+ * again once that many pages were lent after its own.
+ */
+enum { RING_MAX = 64 };
+
+struct outbuf_ring {
+	char *buf[RING_MAX];
+	uint64_t lent_upto[RING_MAX];	/* pages lent up to its last lending */
+	uint64_t pages;			/* pages lent in all */
+	size_t page;
+	int n, cur;
+};
+
+static char *ring_map(void)
+{
+	void *p = mmap(NULL, OUTBUF_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		tl_die_errno("out of memory");
+	return p;
+}
+
+int outbuf_lend_pages(struct outbuf *ob)
+{
+	struct outbuf_ring *r;
+	struct stat st;
+	long page = sysconf(_SC_PAGESIZE);
+	const char *e;
+	int size;
+
+	if (ob->fd < 0 || ob->ring || page <= 0 || OUTBUF_SIZE % (size_t)page ||
+	    fstat(ob->fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return -1;
+	/* 1 MiB: fewer wake-ups on both ends (failure is harmless) */
+	fcntl(ob->fd, F_SETPIPE_SZ, 1 << 20);
+	if ((size = fcntl(ob->fd, F_GETPIPE_SZ)) <= 0)
+		return -1;
+	r = xcalloc(1, sizeof(*r));
+	r->page = (size_t)page;
+	r->n = (int)((size_t)size / OUTBUF_SIZE) + 2;
+	/* tests ask for fewer, to have buffers replaced (t1014) */
+	if ((e = getenv("TL_LEND_RING")) && atoi(e) > 0)
+		r->n = atoi(e);
+	if (r->n > RING_MAX)
+		r->n = RING_MAX;
+	for (int i = 0; i < r->n; i++)
+		r->buf[i] = ring_map();
+	outbuf_flush(ob);	/* what the malloc'd buffer holds goes by copy */
+	free(ob->buf);
+	ob->buf = r->buf[0];
+	ob->ring = r;
+	return 0;
+}
+
+/*
+ * The next buffer of the ring, unmapped and replaced if the pipe may still
+ * hold a page of it (the reader made the pipe bigger, or few pages went
+ * since: a flush of a part-filled buffer).
+ */
+static void ring_next(struct outbuf *ob)
+{
+	struct outbuf_ring *r = ob->ring;
+	int size = fcntl(ob->fd, F_GETPIPE_SZ);
+	uint64_t slots = size > 0 ? (uint64_t)size / r->page : UINT64_MAX;
+
+	r->cur = (r->cur + 1) % r->n;
+	if (r->lent_upto[r->cur] && r->pages - r->lent_upto[r->cur] < slots) {
+		munmap(r->buf[r->cur], OUTBUF_SIZE);
+		r->buf[r->cur] = ring_map();
+		r->lent_upto[r->cur] = 0;
+	}
+	ob->buf = r->buf[r->cur];
+}
+
+static void lend(struct outbuf *ob)
+{
+	struct outbuf_ring *r = ob->ring;
+	size_t off = 0;
+
+	if (!ob->len)
+		return;
+	while (off < ob->len) {
+		struct iovec iov = { ob->buf + off, ob->len - off };
+		ssize_t n = vmsplice(ob->fd, &iov, 1, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			tl_die_errno("write error");
+		}
+		off += (size_t)n;
+	}
+	/* a page cut by a short vmsplice takes two slots: counted once,
+	 * which errs on the safe side */
+	r->pages += (ob->len + r->page - 1) / r->page;
+	r->lent_upto[r->cur] = r->pages;
+	ob->len = 0;
+	ring_next(ob);
+}
+
 void outbuf_flush(struct outbuf *ob)
 {
 	if (ob->fd < 0) {	/* a memory outbuf: room, not a write */
 		grow(ob, ob->cap);
+		return;
+	}
+	if (ob->ring) {
+		lend(ob);
 		return;
 	}
 	write_all(ob->fd, ob->buf, ob->len);
@@ -87,8 +199,7 @@ void outbuf_write_through(struct outbuf *ob, const char *s, size_t n)
 		outbuf_put(ob, s, n);
 		return;
 	}
-	write_all(ob->fd, ob->buf, ob->len);
-	ob->len = 0;
+	outbuf_flush(ob);
 	write_all(ob->fd, s, n);
 }
 
@@ -100,7 +211,14 @@ void outbuf_close(struct outbuf *ob)
 		outbuf_flush(ob);
 	if (ob->own_fd && close(ob->fd) != 0)
 		tl_die_errno("write error");
-	free(ob->buf);
+	if (ob->ring) {
+		/* the pipe keeps the pages it still holds */
+		for (int i = 0; i < ob->ring->n; i++)
+			munmap(ob->ring->buf[i], OUTBUF_SIZE);
+		free(ob->ring);
+	} else {
+		free(ob->buf);
+	}
 	free(ob);
 }
 

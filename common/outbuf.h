@@ -16,11 +16,14 @@
 #include <stdint.h>
 #include <string.h>
 
+struct outbuf_ring;
+
 struct outbuf {
 	char *buf;
 	size_t len, cap;
 	int fd;
 	int own_fd;
+	struct outbuf_ring *ring;	/* lent pages (outbuf_lend_pages) */
 };
 
 struct outbuf *outbuf_open_fd(int fd);
@@ -36,6 +39,17 @@ void outbuf_flush(struct outbuf *ob);
 /* The bytes pending, then s[0..n) straight to the fd: no copy, for big blocks. */
 void outbuf_write_through(struct outbuf *ob, const char *s, size_t n);
 void outbuf_close(struct outbuf *ob);
+/*
+ * From now on a flush lends the buffer's pages to the pipe fd by reference
+ * (vmsplice(2)) instead of copying them into it, and the bytes after go to
+ * the next of a ring of buffers, each used again only once the pipe can no
+ * longer hold a page of it.  Half the cost of a pipe (the reader's copy
+ * remains), for a reader that copies what it reads (read(2), as every tl
+ * program does): one that moves the pages on (splice(2), as pv does) would
+ * see them change.  0, or -1 where fd is no pipe (the outbuf writes as
+ * before).
+ */
+int outbuf_lend_pages(struct outbuf *ob);
 void outbuf_put_slow(struct outbuf *ob, const char *s, size_t n);
 void outbuf_tsv(struct outbuf *ob, const char *s, size_t n);
 void outbuf_puts(struct outbuf *ob, const char *s);
