@@ -80,14 +80,22 @@ static int read_args(struct extract *x, struct coll_event *e, int *linked)
 }
 
 /*
- * A "#dropped" row (tl-tree --lean) that row() would not count or read:
- * its category is none of the three it looks at.
+ * A row not cut yet (a "#dropped" one of tl-tree --lean, or any:
+ * stream_defer_cut) that is no kernel: row() would at most count it as a
+ * host op, which is done here from its raw cat.
  */
-static int dropped_changes_nothing(struct extract *x)
+static int counted_uncut(struct extract *x)
 {
-	return !stream_dropped_is(x->s, x->c_cat, "cpu_op") &&
-	       !stream_dropped_is(x->s, x->c_cat, "python_func") &&
-	       !stream_dropped_is(x->s, x->c_cat, "kernel");
+	size_t n;
+	int esc;
+	const char *cat = stream_peek(x->s, x->c_cat, &n, &esc);
+
+	/* a row with an escape is cut: row() reads cat as a C string */
+	if (esc || (n == 6 && !memcmp(cat, "kernel", 6)))
+		return 0;
+	if ((n == 6 && !memcmp(cat, "cpu_op", 6)) || (n == 11 && !memcmp(cat, "python_func", 11)))
+		x->r->host_ops++;
+	return 1;
 }
 
 static int row(struct extract *x)
@@ -191,10 +199,11 @@ static int scan(struct extract *x)
 
 	if (find_cols(x) < 0)
 		return -1;
+	stream_defer_cut(x->s, x->c_cat + 1);	/* most rows are told by their cat */
 	while ((st = stream_next(x->s)) > 0) {
-		if (st == STREAM_DROPPED && dropped_changes_nothing(x))
+		if (st != STREAM_DIRECTIVE && counted_uncut(x))
 			continue;
-		if (st == STREAM_DROPPED && stream_dropped_fields(x->s) < 0)
+		if (st != STREAM_DIRECTIVE && stream_cut(x->s) < 0)
 			return -1;
 		if ((st == STREAM_DIRECTIVE ? directive(x) : row(x)) < 0)
 			return -1;

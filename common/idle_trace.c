@@ -484,7 +484,7 @@ int idle_set_read(struct idle_set *set, const char *path)
 			}
 			continue;
 		}
-		if (k == STREAM_DROPPED && stream_dropped_fields(s) < 0) {
+		if (k == STREAM_DROPPED && stream_cut(s) < 0) {
 			rval = -1;
 			break;
 		}

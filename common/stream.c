@@ -15,7 +15,7 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* A "#dropped" row has nine fields; the tabs remembered of one. */
+/* The tabs remembered of an uncut row: a "#dropped" one has nine fields. */
 enum { DROPPED_TABS = 15 };
 
 /* The kinds and versions this build understands. */
@@ -50,15 +50,27 @@ struct stream {
 				 * would write of its fields (no backslash, CR
 				 * or NUL in it) */
 	int allow_dropped;	/* "#dropped" rows are handed out (STREAM_DROPPED) */
-	size_t dropped_len;	/* the current one's length, until it is split */
+	int defer_cut;		/* rows too are handed out uncut (stream_defer_cut):
+				 * the tabs to note of one */
+	/*
+	 * An uncut row (a "#dropped" one, or any with defer_cut): its fields'
+	 * text (past "#dropped\t") and length until stream_cut, and whether
+	 * it may give fewer fields than the header names ("#dropped")
+	 */
+	char *uncut;
+	size_t uncut_len;
+	int is_uncut;		/* the current row is not cut yet */
+	int uncut_short;
 	/*
 	 * Its tabs, found in one pass when it is read (readers that skip most
 	 * such rows look at a field or two: no walk from the row's start a
-	 * field): the offsets past "#dropped\t" of the first ndtab, whether
-	 * it had more (dmany) and a backslash (dbsl)
+	 * field): the offsets from uncut of the first ndtab, whether it had
+	 * more (dmany) and a backslash (dbsl: in the bytes up to the last tab
+	 * noted, at least)
 	 */
 	uint32_t dtab[DROPPED_TABS];
 	int ndtab, dmany, dbsl;
+	int peek_tabs;		/* how many to note (of DROPPED_TABS) */
 	/*
 	 * Fields empty_from.. are empty (they point at nul): a "#dropped"
 	 * row after another fills only the columns the last one gave
@@ -420,56 +432,113 @@ static void note_source(struct stream *s)
 	s->trace = xstrdup(p + 1);
 }
 
-/*
- * The tabs of the "#dropped" row p of n bytes (past "#dropped\t"), and
- * whether it holds a backslash: 16 bytes at a time with SSE2 (the slack
- * past the line is readable), else byte by byte.
- */
-static void dropped_tabs(struct stream *s, const char *p, size_t n)
+static size_t bits16(unsigned m)
 {
-	size_t at = 0;
+	size_t c = 0;
+
+	for (; m; m &= m - 1)	/* x86-64's baseline has no popcnt */
+		c++;
+	return c;
+}
+
+#if defined(__SSE2__)
+/*
+ * The tabs (counted) and backslashes (any, into *bs) of the whole 16-byte
+ * chunks of p from *at on, which ends past the last: one compare and one
+ * subtract a chunk, the counts summed every 255 chunks (a byte's limit).
+ */
+static size_t count_tabs_sse2(const char *p, size_t *at, size_t n, unsigned *bs)
+{
+	const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
+	const __m128i zero = _mm_setzero_si128();
+	__m128i anybs = zero;
+	size_t i = *at, total = 0;
+
+	while (n - i >= 16) {
+		__m128i acc = zero, sad;
+		size_t chunks = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+		for (size_t k = 0; k < chunks; k++, i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, tab));
+			anybs = _mm_or_si128(anybs, _mm_cmpeq_epi8(v, bsl));
+		}
+		sad = _mm_sad_epu8(acc, zero);
+		total += (size_t)_mm_cvtsi128_si32(sad) + (size_t)_mm_extract_epi16(sad, 4);
+	}
+	*bs |= (unsigned)_mm_movemask_epi8(anybs);
+	*at = i;
+	return total;
+}
+#endif
+
+/*
+ * The tabs of the uncut row p of n bytes, and whether it holds a backslash:
+ * 16 bytes at a time with SSE2 (the slack past the line is readable), else
+ * byte by byte.  The offsets of the first s->peek_tabs are noted.  With
+ * all, every tab is counted (the return value) and the backslash looked
+ * for in the whole row; without, the scan stops at the last tab noted
+ * (whether more follow is then not known: dmany).
+ */
+static size_t uncut_tabs(struct stream *s, const char *p, size_t n, int all)
+{
+	const int limit = s->peek_tabs;
+	size_t at = 0, total;
+	int nt = 0;
 
 	s->ndtab = s->dmany = s->dbsl = 0;
 	if (n > UINT32_MAX) {	/* no offsets: split() and walks tell */
 		s->dmany = s->dbsl = 1;
-		return;
+		for (total = 0; at < n; at++)
+			total += p[at] == '\t';
+		return total;
 	}
 #if defined(__SSE2__)
 	if (split_plain == split_plain_sse2) {
 		const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
-		unsigned bs_seen = 0;
-		int nt = 0;
-		for (; at < n; at += 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(p + at));
-			unsigned live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
-			unsigned tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live;
+		unsigned bs_seen = 0, tabs = 0, live;
+		__m128i v;
+
+		while (at < n && nt < limit) {
+			v = _mm_loadu_si128((const __m128i *)(p + at));
+			live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
+			tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live;
 			bs_seen |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live;
-			for (; tabs; tabs &= tabs - 1) {
-				if (nt == DROPPED_TABS) {
-					s->ndtab = nt;
-					s->dmany = 1;
-					s->dbsl = bs_seen != 0;
-					return;
-				}
+			for (; tabs && nt < limit; tabs &= tabs - 1)
 				s->dtab[nt++] = (uint32_t)(at + (size_t)__builtin_ctz(tabs));
+			at += 16;
+		}
+		total = (size_t)nt + bits16(tabs);	/* and those after, in the chunk */
+		if (all && at < n) {
+			/* past the noted tabs: only counted */
+			total += count_tabs_sse2(p, &at, n, &bs_seen);
+			if (at < n) {
+				live = (1u << (n - at)) - 1;
+				v = _mm_loadu_si128((const __m128i *)(p + at));
+				total += bits16((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live);
+				bs_seen |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live;
+				at = n;
 			}
 		}
 		s->ndtab = nt;
+		s->dmany = total > (size_t)nt || at < n;
 		s->dbsl = bs_seen != 0;
-		return;
+		return total;
 	}
 #endif
-	for (; at < n; at++) {
+	for (total = 0; at < n; at++) {
 		if (p[at] == '\\')
 			s->dbsl = 1;
 		if (p[at] != '\t')
 			continue;
-		if (s->ndtab == DROPPED_TABS) {
-			s->dmany = 1;
-			return;
-		}
-		s->dtab[s->ndtab++] = (uint32_t)at;
+		total++;
+		if (nt < limit)
+			s->dtab[nt++] = (uint32_t)at;
+		else if (!all)
+			break;
 	}
+	s->ndtab = nt;
+	s->dmany = total > (size_t)nt;
+	return total;
 }
 
 /*
@@ -485,18 +554,44 @@ static int dropped_row(struct stream *s, size_t n)
 			s->name, s->lineno);
 		return STREAM_ERROR;
 	}
-	s->dropped_len = n;
-	dropped_tabs(s, s->line + 9, n - 9);
+	s->uncut = s->line + 9;
+	s->uncut_len = n - 9;
+	s->is_uncut = 1;
+	s->uncut_short = 1;
+	/* a reader that peeks (stream_defer_cut) says how far; one that
+	 * cuts has all nine fields' tabs noted for the cut */
+	s->peek_tabs = s->defer_cut ? s->defer_cut : DROPPED_TABS;
+	uncut_tabs(s, s->uncut, s->uncut_len, 0);
 	return STREAM_DROPPED;
 }
 
-int stream_dropped_fields(struct stream *s)
+static int wrong_count(struct stream *s)
+{
+	tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
+		s->lineno, s->ncols);
+	return STREAM_ERROR;
+}
+
+/* A row left uncut (stream_defer_cut), its count of fields checked. */
+static int uncut_row(struct stream *s, size_t n)
+{
+	s->uncut = s->line;
+	s->uncut_len = n;
+	s->is_uncut = 1;
+	s->uncut_short = 0;
+	s->peek_tabs = s->defer_cut;
+	if (uncut_tabs(s, s->line, n, 1) + 1 != (size_t)s->ncols) {
+		s->is_uncut = 0;
+		return wrong_count(s);
+	}
+	return STREAM_ROW;
+}
+
+/* A "#dropped" row's fields at the tabs found already. */
+static int cut_dropped(struct stream *s)
 {
 	int rc = -2;
 
-	if (!s->dropped_len)
-		return 0;	/* split already */
-	s->line += 9;
 	if (!s->dbsl && !s->dmany && s->ndtab < s->ncols) {
 		/* no escapes: cut at the tabs found already (in locals: the
 		 * NULs stored are char stores, which may alias s's members) */
@@ -512,53 +607,87 @@ int stream_dropped_fields(struct stream *s)
 			start = t + 1;
 			field[k + 1] = start;
 		}
-		flen[nt] = (size_t)(line + s->dropped_len - 9 - start);
+		flen[nt] = (size_t)(line + s->uncut_len - start);
 		rc = empty_rest(s, nt);
 	} else if (!s->dbsl) {
-		rc = split_plain(s, s->dropped_len - 9, 1);
+		rc = split_plain(s, s->uncut_len, 1);
 	}
-	s->dropped_len = 0;
 	if (rc == -2)
 		rc = split(s, 1);
 	s->verbatim = 0;
-	if (rc < 0) {
-		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
-			s->lineno, s->ncols);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
-int stream_dropped_is(const struct stream *s, int i, const char *want)
+int stream_cut(struct stream *s)
+{
+	int rc;
+
+	if (!s->is_uncut)
+		return 0;	/* cut already */
+	s->line = s->uncut;
+	if (s->uncut_short) {
+		rc = cut_dropped(s);
+	} else {
+		rc = split_plain(s, s->uncut_len, 0);
+		if (rc == -2) {
+			s->verbatim = 0;
+			rc = split(s, 0);
+		}
+	}
+	s->is_uncut = 0;
+	return rc < 0 ? wrong_count(s) : 0;
+}
+
+const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped)
 {
 	const char *p, *end, *tab;
-	size_t n = strlen(want), beg, len;
+	size_t beg;
 
-	if (!s->dropped_len)	/* cut already */
-		return stream_field_len(s, i) == n && !memcmp(stream_field(s, i), want, n);
-	if (i < 0 || (i > s->ndtab && !s->dmany))	/* a field the row does not give: empty */
-		return n == 0;
-	if (!s->dbsl && !s->dmany) {
-		/* no escapes in the row: each field's text is its value */
-		beg = i ? s->dtab[i - 1] + 1 : 0;
-		len = (i < s->ndtab ? s->dtab[i] : s->dropped_len - 9) - beg;
-		return len == n && !memcmp(s->line + 9 + beg, want, n);
+	*escaped = 0;
+	if (!s->is_uncut) {	/* cut already */
+		*len = stream_field_len(s, i);
+		return stream_field(s, i);
 	}
-	/* a value with such a byte is written escaped: compare it unescaped */
-	if (strpbrk(want, "\\\t\n\r"))
-		return -1;
-	/* as written equal to a text without escapable bytes: the same value;
-	 * written otherwise, its value holds such a byte or differs */
-	p = s->line + 9;
-	end = s->line + s->dropped_len;
+	if (i < 0 || (i > s->ndtab && !s->dmany)) {	/* a field the row does not give */
+		*len = 0;
+		return "";
+	}
+	if (i < s->ndtab || (i == s->ndtab && !s->dmany)) {
+		beg = i ? s->dtab[i - 1] + 1 : 0;
+		*len = (i < s->ndtab ? s->dtab[i] : s->uncut_len) - beg;
+		/* a backslash elsewhere in the row leaves this field as it is */
+		*escaped = s->dbsl && memchr(s->uncut + beg, '\\', *len);
+		return s->uncut + beg;
+	}
+	/* past the tabs noted: a walk from the start */
+	p = s->uncut;
+	end = s->uncut + s->uncut_len;
 	for (; i > 0 && p; i--) {
 		tab = memchr(p, '\t', (size_t)(end - p));
 		p = tab ? tab + 1 : NULL;
 	}
-	if (!p)
-		return n == 0;
+	*escaped = 1;
+	if (!p) {
+		*len = 0;
+		return "";
+	}
 	tab = memchr(p, '\t', (size_t)(end - p));
-	return (size_t)((tab ? tab : end) - p) == n && !memcmp(p, want, n);
+	*len = (size_t)((tab ? tab : end) - p);
+	return p;
+}
+
+int stream_peek_is(const struct stream *s, int i, const char *want)
+{
+	size_t n = strlen(want), len;
+	int escaped;
+	const char *p = stream_peek(s, i, &len, &escaped);
+
+	/* a value with a byte TSV escapes is written escaped: compare it
+	 * unescaped; as written equal to a text without such bytes, a value
+	 * is that text, and written otherwise it holds such a byte or differs */
+	if (escaped && strpbrk(want, "\\\t\n\r"))
+		return -1;
+	return len == n && !memcmp(p, want, n);
 }
 
 void stream_allow_dropped(struct stream *s)
@@ -566,11 +695,18 @@ void stream_allow_dropped(struct stream *s)
 	s->allow_dropped = 1;
 }
 
+void stream_defer_cut(struct stream *s, int peek_cols)
+{
+	/* field i ends at tab i: peeks below peek_cols need peek_cols tabs */
+	s->defer_cut = peek_cols < 1 ? 1 : peek_cols < DROPPED_TABS ? peek_cols : DROPPED_TABS;
+}
+
 int stream_next(struct stream *s)
 {
 	ssize_t n = read_line(s);
 	int rc;
 
+	s->is_uncut = 0;	/* the last row's, cut or passed over */
 	if (n < 0) {
 		if (s->eof < 0) {
 			tl_warn_errno("%s: read error", s->name);
@@ -586,17 +722,14 @@ int stream_next(struct stream *s)
 			note_source(s);
 		return STREAM_DIRECTIVE;
 	}
+	if (s->defer_cut)
+		return uncut_row(s, (size_t)n);
 	rc = split_plain(s, (size_t)n, 0);
 	if (rc == -2) {
 		s->verbatim = 0;
 		rc = split(s, 0);
 	}
-	if (rc < 0) {
-		tl_warn("%s:%ld: wrong number of fields (the header has %d)", s->name,
-			s->lineno, s->ncols);
-		return STREAM_ERROR;
-	}
-	return STREAM_ROW;
+	return rc < 0 ? wrong_count(s) : STREAM_ROW;
 }
 
 const char *stream_row_text(struct stream *s, size_t *len)

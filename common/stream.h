@@ -47,20 +47,37 @@ int stream_next(struct stream *s);
  * Hand out the "#dropped" rows of a lean node stream (tl-tree --lean: the
  * rows no report sheet reads, given by their first columns, uid to dur) as
  * STREAM_DROPPED.  Without this call such a row is an error: the program
- * needs every column.  stream_dropped_fields() then cuts the current one
- * into fields, read like a row's, the columns it does not give empty
- * (0, or -1 after a message); a reader that needs none of it skips it.
+ * needs every column.  Such a row comes uncut: see stream_cut.
  */
 void stream_allow_dropped(struct stream *s);
-int stream_dropped_fields(struct stream *s);
 /*
- * Whether field i of the current "#dropped" row is want (1) or not (0),
- * without cutting the row into fields: for a reader that can tell from one
- * or two fields that the row changes nothing.  A field the row does not
- * give is empty.  -1 where want holds a byte TSV escapes and the row has
- * escapes or more than 16 fields (the row must be cut to tell).
+ * Hand out every row uncut (STREAM_ROW), for a reader that skips most rows
+ * by a field or two (stream_peek_is) among the first peek_cols (the others
+ * are found by a walk from the row's start): its tabs are counted (a wrong
+ * count is still an error of stream_next), not its fields cut.
  */
-int stream_dropped_is(const struct stream *s, int i, const char *want);
+void stream_defer_cut(struct stream *s, int peek_cols);
+/*
+ * Cut the current row into fields, if it came uncut: stream_field and
+ * stream_row_text must wait for this.  The columns a "#dropped" row does
+ * not give are empty.  0, or -1 after a message.
+ */
+int stream_cut(struct stream *s);
+/*
+ * Whether field i of the current row is want (1) or not (0), without
+ * cutting the row into fields: for a reader that can tell from one or two
+ * fields that the row changes nothing.  A field the row does not give is
+ * empty.  -1 where want holds a byte TSV escapes and the row has escapes
+ * or more than 16 fields (the row must be cut to tell).
+ */
+int stream_peek_is(const struct stream *s, int i, const char *want);
+/*
+ * Field i of the current row, cut or not: *len bytes as written (not
+ * NUL-terminated), which for an uncut row may hold TSV escapes (*escaped
+ * 1; equal to a text without backslash, tab, newline or CR exactly where
+ * its value is).  A field the row does not give is empty.
+ */
+const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped);
 
 const char *stream_kind(const struct stream *s);
 int stream_ncols(const struct stream *s);

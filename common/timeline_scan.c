@@ -499,16 +499,26 @@ static int find_columns(struct scan *s)
 }
 
 /*
- * A "#dropped" row (tl-tree --lean) of the current source that is no GPU
- * event, in a node stream (no linking to do): row() would only count it.
- * Told from its raw src and cat, without cutting the row into fields.
+ * A row not cut yet (a "#dropped" one of tl-tree --lean, or any where no
+ * linking is done: stream_defer_cut) of the current source that is no GPU
+ * event: row() would only count it.  Told from its raw src and cat.
  */
-static int dropped_changes_nothing(struct scan *s)
+static int uncut_changes_nothing(struct scan *s)
 {
-	return !s->gl && s->have_cur && stream_dropped_is(s->st, s->col[C_SRC], s->cur_src) == 1 &&
-	       !stream_dropped_is(s->st, s->col[C_CAT], "kernel") &&
-	       !stream_dropped_is(s->st, s->col[C_CAT], "gpu_memcpy") &&
-	       !stream_dropped_is(s->st, s->col[C_CAT], "gpu_memset");
+	const char *cat, *src;
+	size_t n, srclen;
+	int esc;
+
+	if (s->gl || !s->have_cur)
+		return 0;
+	/* a row with an escape is cut: row() reads its fields as C strings
+	 * ("kernel\\0x" is a kernel there) */
+	src = stream_peek(s->st, s->col[C_SRC], &srclen, &esc);
+	if (esc || srclen != strlen(s->cur_src) || memcmp(src, s->cur_src, srclen))
+		return 0;
+	cat = stream_peek(s->st, s->col[C_CAT], &n, &esc);
+	return !esc && !(n == 6 && !memcmp(cat, "kernel", 6)) &&
+	       !(n == 10 && (!memcmp(cat, "gpu_memcpy", 10) || !memcmp(cat, "gpu_memset", 10)));
 }
 
 static void read_stream(struct scan *s)
@@ -521,11 +531,11 @@ static void read_stream(struct scan *s)
 			continue;
 		}
 		/* a "#dropped" row is no GPU event, but may start a source */
-		if (r == STREAM_DROPPED && dropped_changes_nothing(s)) {
+		if (uncut_changes_nothing(s)) {
 			s->cur_rows++;
 			continue;
 		}
-		if (r == STREAM_DROPPED && stream_dropped_fields(s->st) < 0) {
+		if (stream_cut(s->st) < 0) {
 			r = STREAM_ERROR;
 			break;
 		}
@@ -702,6 +712,9 @@ int timeline_scan_run(const char *path, const struct timeline_scan_opts *o, stru
 		stream_close(s.st);
 		return TL_EXIT_BAD;
 	}
+	/* no linking (s.gl stays NULL): most rows are skipped by src and cat */
+	if (s.nodes || o->all_gpu)
+		stream_defer_cut(s.st, (s.col[C_SRC] > s.col[C_CAT] ? s.col[C_SRC] : s.col[C_CAT]) + 1);
 	s.sp = strpool_new();
 	timeline_init(&s.tl);
 	if (o->strip) {

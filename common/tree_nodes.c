@@ -443,7 +443,7 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 			ns->kid_off = xrealloc(ns->kid_off, st_mult(v2alloc, sizeof(*ns->kid_off)));
 			ns->root_order = xrealloc(ns->root_order, st_mult(v2alloc, sizeof(*ns->root_order)));
 		}
-		if (r == STREAM_DROPPED && stream_dropped_fields(s) < 0)
+		if (r == STREAM_DROPPED && stream_cut(s) < 0)
 			return -1;
 		kept = ns->n;
 		if (read_row(ns, s, col, &metaalloc))

@@ -253,7 +253,7 @@ static void test_row_text_escapes(void)
 }
 
 /*
- * "#dropped" rows: refused unless asked for; stream_dropped_is on the row
+ * "#dropped" rows: refused unless asked for; stream_peek_is on the row
  * as written, against the fields once cut (absent ones empty).
  */
 static void test_dropped(void)
@@ -273,15 +273,15 @@ static void test_dropped(void)
 	s = stream_open_fp(fp, "mem", "nodes");
 	stream_allow_dropped(s);
 	ok = stream_next(s) == STREAM_DROPPED;
-	ok &= stream_dropped_is(s, 2, "ac2g") == 1 && stream_dropped_is(s, 2, "ac2") == 0;
-	ok &= stream_dropped_is(s, 1, "1") == 1 && stream_dropped_is(s, 4, "") == 1;
-	ok &= stream_dropped_is(s, 3, "a\tb") == -1 && stream_dropped_is(s, 3, "a") == 0;
-	ok &= stream_dropped_is(s, -1, "") == 1;
-	ok &= stream_dropped_fields(s) == 0 && !strcmp(stream_field(s, 3), "a\tb") &&
-	      !strcmp(stream_field(s, 4), "") && stream_dropped_is(s, 3, "a\tb") == 1;
-	ok &= stream_next(s) == STREAM_DROPPED && stream_dropped_is(s, 2, "") == 1 &&
-	      stream_dropped_is(s, 2, "ac2g") == 0;
-	ok &= stream_dropped_fields(s) == 0 && !strcmp(stream_field(s, 1), "1") &&
+	ok &= stream_peek_is(s, 2, "ac2g") == 1 && stream_peek_is(s, 2, "ac2") == 0;
+	ok &= stream_peek_is(s, 1, "1") == 1 && stream_peek_is(s, 4, "") == 1;
+	ok &= stream_peek_is(s, 3, "a\tb") == -1 && stream_peek_is(s, 3, "a") == 0;
+	ok &= stream_peek_is(s, -1, "") == 1;
+	ok &= stream_cut(s) == 0 && !strcmp(stream_field(s, 3), "a\tb") &&
+	      !strcmp(stream_field(s, 4), "") && stream_peek_is(s, 3, "a\tb") == 1;
+	ok &= stream_next(s) == STREAM_DROPPED && stream_peek_is(s, 2, "") == 1 &&
+	      stream_peek_is(s, 2, "ac2g") == 0;
+	ok &= stream_cut(s) == 0 && !strcmp(stream_field(s, 1), "1") &&
 	      !strcmp(stream_field(s, 2), "");
 	tap_ok(ok, "\"#dropped\" rows: fields as written and cut, absent ones empty");
 	tap_ok(stream_next(s) == STREAM_EOF, "then the end");
@@ -289,21 +289,76 @@ static void test_dropped(void)
 }
 
 /*
- * Random "#dropped" rows of 0 to 24 fields under a header of 20 columns
- * (past 15 tabs the reader walks from its last remembered tab; past 20
- * the row is bad), some with escapes: stream_dropped_is on the row as
- * written must agree with its fields once cut (or say -1 for a want with
- * a byte TSV escapes), and stream_dropped_fields must refuse exactly the
- * rows of too many fields.
+ * Random rows of 0 to 24 fields under a header of 20 columns, some with
+ * escapes, read uncut: "#dropped" rows (past 15 tabs the reader walks from
+ * its last noted tab; past 20 the row is bad), the same with
+ * stream_defer_cut (fewer tabs noted), and plain rows with it (a count of
+ * fields other than 20 is bad, as when cut at once).  stream_peek_is on
+ * the row as written must agree with its fields once cut (or say -1 for
+ * a want with a byte TSV escapes), stream_peek give the field's value
+ * where it says no escape is there, and the bad rows be refused exactly:
+ * by stream_cut for "#dropped" rows, by stream_next for plain ones.
  */
 enum { DROP_COLS = 20, DROP_ROWS = 2000, DROP_MAXF = 24 };
+enum { UNCUT_DROPPED, UNCUT_DROPPED_DEFER, UNCUT_ROWS };
 
 static int escapable_text(const char *w)
 {
 	return strpbrk(w, "\\\t\n\r") != NULL;
 }
 
-static void test_dropped_random(void)
+static const char *const uncut_name[] = {
+	"\"#dropped\" rows", "\"#dropped\" rows, cut deferred", "rows, cut deferred"
+};
+
+/* Field count of random row r: plain rows mostly have the header's. */
+static int random_nf(int mode)
+{
+	if (mode == UNCUT_ROWS)
+		return rnd(5) ? DROP_COLS : (int)rnd(DROP_MAXF + 1);
+	return rnd(6) ? 1 + (int)rnd(10) : (int)rnd(DROP_MAXF + 1);
+}
+
+/* The peeks at row r, before the cut, against its fields after. */
+static int check_peeks(struct stream *s, int r, int nf, char f[][16], int *bad)
+{
+	const char *want[DROP_COLS + 4][3];
+	int got[DROP_COLS + 4][3], plain_ok = 1;
+
+	for (int i = -1; i < DROP_COLS + 3; i++) {
+		int col = i < DROP_COLS ? i : -1, esc;
+		const char *v = i >= 0 && i < nf ? f[i] : "";
+		size_t len;
+		const char *p = stream_peek(s, col, &len, &esc);
+		if (!esc && (len != strlen(col < 0 ? "" : v) || memcmp(p, col < 0 ? "" : v, len)))
+			plain_ok = 0;
+		want[i + 1][0] = v;
+		want[i + 1][1] = i >= 0 && i < nf ? f[(i + 1) % nf] : "a";
+		want[i + 1][2] = "";
+		for (int k = 0; k < 3; k++)
+			got[i + 1][k] = stream_peek_is(s, col, want[i + 1][k]);
+	}
+	if (stream_cut(s) < 0)
+		return -1;
+	for (int i = -1; i < DROP_COLS + 3; i++) {
+		int col = i < DROP_COLS ? i : -1;
+		for (int k = 0; k < 3; k++) {
+			const char *w = want[i + 1][k];
+			int truth = stream_field_len(s, col) == strlen(w) &&
+				    !memcmp(stream_field(s, col), w, strlen(w));
+			if (got[i + 1][k] == truth || (got[i + 1][k] == -1 && escapable_text(w)))
+				continue;
+			if ((*bad)++ < 3)
+				printf("# row %d field %d want #%d: %d, cut says %d\n", r, i, k,
+				       got[i + 1][k], truth);
+		}
+	}
+	if (!plain_ok && (*bad)++ < 3)
+		printf("# row %d: stream_peek's unescaped text is not the value\n", r);
+	return 0;
+}
+
+static void test_uncut_random(int mode)
 {
 	char path[] = "/tmp/test-stream-drop.XXXXXX";
 	int fd = mkstemp(path), bad = 0, wrong_count = 0;
@@ -311,24 +366,27 @@ static void test_dropped_random(void)
 	static int nf[DROP_ROWS];
 	FILE *fp = fdopen(fd, "w");
 	struct stream *s;
+	char title[128];
 
 	fputs("#tl-nodes 1\nc0", fp);
 	for (int j = 1; j < DROP_COLS; j++)
 		fprintf(fp, "\tc%d", j);
 	fputc('\n', fp);
 	for (int r = 0; r < DROP_ROWS; r++) {
-		nf[r] = rnd(6) ? 1 + (int)rnd(10) : (int)rnd(DROP_MAXF + 1);
-		fputs("#dropped", fp);
+		nf[r] = random_nf(mode);
+		if (mode != UNCUT_ROWS)
+			fputs("#dropped\t", fp);
 		for (int j = 0; j < nf[r] || (j == 0 && nf[r] == 0); j++) {
 			size_t n = rnd(5) ? rnd(6) : rnd(15);
 			for (size_t k = 0; k < n; k++)
 				f[r][j][k] = rnd(12) ? (char)('a' + rnd(3)) : "\t\\\n\r"[rnd(4)];
 			f[r][j][n] = '\0';
-			if (nf[r] == 0) {	/* "#dropped" alone: one empty field */
+			if (nf[r] == 0) {	/* an empty line: one empty field */
 				f[r][0][0] = '\0';
 				nf[r] = 1;
 			}
-			fputc('\t', fp);
+			if (j)
+				fputc('\t', fp);
 			put_escaped(fp, f[r][j], strlen(f[r][j]));
 		}
 		fputc('\n', fp);
@@ -336,47 +394,30 @@ static void test_dropped_random(void)
 	fclose(fp);
 	s = stream_open(path, "nodes");
 	stream_allow_dropped(s);
+	if (mode != UNCUT_DROPPED)
+		stream_defer_cut(s, 1 + (int)rnd(DROP_COLS));
 	for (int r = 0; r < DROP_ROWS; r++) {
-		const char *want[DROP_COLS + 4][3];
-		int got[DROP_COLS + 4][3], rc;
+		int k = stream_next(s), refused;
 
-		if (stream_next(s) != STREAM_DROPPED) {
+		if (mode == UNCUT_ROWS && k == STREAM_ERROR) {
+			refused = 1;
+		} else if (k != (mode == UNCUT_ROWS ? STREAM_ROW : STREAM_DROPPED)) {
 			bad++;
 			break;
+		} else {
+			refused = check_peeks(s, r, nf[r], f[r], &bad) < 0;
 		}
-		for (int i = -1; i < DROP_COLS + 3; i++) {
-			const char *v = i >= 0 && i < nf[r] ? f[r][i] : "";
-			want[i + 1][0] = v;
-			want[i + 1][1] = i >= 0 && i < nf[r] ? f[r][(i + 1) % nf[r]] : "a";
-			want[i + 1][2] = "";
-			for (int k = 0; k < 3; k++)
-				got[i + 1][k] = stream_dropped_is(s, i < DROP_COLS ? i : -1, want[i + 1][k]);
-		}
-		rc = stream_dropped_fields(s);
-		if ((rc < 0) != (nf[r] > DROP_COLS)) {
+		if (refused != (mode == UNCUT_ROWS ? nf[r] != DROP_COLS : nf[r] > DROP_COLS))
 			wrong_count++;
-			continue;
-		}
-		if (rc < 0)
-			continue;
-		for (int i = -1; i < DROP_COLS + 3; i++) {
-			int col = i < DROP_COLS ? i : -1;
-			for (int k = 0; k < 3; k++) {
-				const char *w = want[i + 1][k];
-				int truth = stream_field_len(s, col) == strlen(w) &&
-					    !memcmp(stream_field(s, col), w, strlen(w));
-				if (got[i + 1][k] == truth || (got[i + 1][k] == -1 && escapable_text(w)))
-					continue;
-				if (bad++ < 3)
-					printf("# row %d field %d want #%d: %d, cut says %d\n", r, i, k,
-					       got[i + 1][k], truth);
-			}
-		}
 	}
 	stream_close(s);
 	unlink(path);
-	tap_ok(bad == 0, "\"#dropped\" rows: stream_dropped_is before the cut agrees with the fields after");
-	tap_ok(wrong_count == 0, "\"#dropped\" rows: refused exactly when they have more fields than columns");
+	snprintf(title, sizeof(title), "%s: stream_peek_is before the cut agrees with the fields after",
+		 uncut_name[mode]);
+	tap_ok(bad == 0, title);
+	snprintf(title, sizeof(title), "%s: refused exactly when their count of fields is wrong",
+		 uncut_name[mode]);
+	tap_ok(wrong_count == 0, title);
 }
 
 /* "#end SRC ELEMENTS SKIPPED": the count when it is a decimal up to 2^31 */
@@ -476,7 +517,9 @@ int main(void)
 {
 	tl_set_progname("test-stream");
 	test_dropped();
-	test_dropped_random();
+	test_uncut_random(UNCUT_DROPPED);
+	test_uncut_random(UNCUT_DROPPED_DEFER);
+	test_uncut_random(UNCUT_ROWS);
 	test_end_elements();
 	test_round_trip(1);
 	test_round_trip(0);
