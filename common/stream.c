@@ -472,14 +472,68 @@ static size_t count_tabs_sse2(const char *p, size_t *at, size_t n, unsigned *bs)
 #endif
 
 /*
- * The tabs of the uncut row p of n bytes, and whether it holds a backslash:
- * 16 bytes at a time with SSE2 (the slack past the line is readable), else
- * byte by byte.  The offsets of the first s->peek_tabs are noted.  With
- * all, every tab is counted (the return value) and the backslash looked
- * for in the whole row; without, the scan stops at the last tab noted
- * (whether more follow is then not known: dmany).
+ * The tabs of the "#dropped" row p of n bytes, and whether it holds a
+ * backslash: 16 bytes at a time with SSE2 (the slack past the line is
+ * readable), else byte by byte.  The offsets of the first s->peek_tabs
+ * are noted, and the scan stops at the last of them (whether more follow
+ * is then not known: dmany).
  */
-static size_t uncut_tabs(struct stream *s, const char *p, size_t n, int all)
+static void dropped_tabs(struct stream *s, const char *p, size_t n)
+{
+	const int limit = s->peek_tabs;
+	size_t at = 0;
+	int nt = 0;
+
+	s->ndtab = s->dmany = s->dbsl = 0;
+	if (n > UINT32_MAX) {	/* no offsets: split() and walks tell */
+		s->dmany = s->dbsl = 1;
+		return;
+	}
+#if defined(__SSE2__)
+	if (split_plain == split_plain_sse2) {
+		const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
+		unsigned bs_seen = 0;
+		for (; at < n; at += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + at));
+			unsigned live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
+			unsigned tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live;
+			bs_seen |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live;
+			for (; tabs; tabs &= tabs - 1) {
+				s->dtab[nt++] = (uint32_t)(at + (size_t)__builtin_ctz(tabs));
+				if (nt == limit) {
+					s->dmany = 1;
+					s->ndtab = nt;
+					s->dbsl = bs_seen != 0;
+					return;
+				}
+			}
+		}
+		s->ndtab = nt;
+		s->dbsl = bs_seen != 0;
+		return;
+	}
+#endif
+	for (; at < n; at++) {
+		if (p[at] == '\\')
+			s->dbsl = 1;
+		if (p[at] != '\t')
+			continue;
+		s->dtab[nt++] = (uint32_t)at;
+		if (nt == limit) {
+			s->dmany = 1;
+			break;
+		}
+	}
+	s->ndtab = nt;
+}
+
+/*
+ * The tabs of the row p of n bytes left uncut (stream_defer_cut): the
+ * offsets of the first s->peek_tabs noted as for a "#dropped" row, and
+ * every tab counted (the return value), the backslash looked for in the
+ * whole row.
+ */
+static size_t uncut_tabs(struct stream *s, const char *p, size_t n)
 {
 	const int limit = s->peek_tabs;
 	size_t at = 0, total;
@@ -508,7 +562,7 @@ static size_t uncut_tabs(struct stream *s, const char *p, size_t n, int all)
 			at += 16;
 		}
 		total = (size_t)nt + bits16(tabs);	/* and those after, in the chunk */
-		if (all && at < n) {
+		if (at < n) {
 			/* past the noted tabs: only counted */
 			total += count_tabs_sse2(p, &at, n, &bs_seen);
 			if (at < n) {
@@ -516,11 +570,10 @@ static size_t uncut_tabs(struct stream *s, const char *p, size_t n, int all)
 				v = _mm_loadu_si128((const __m128i *)(p + at));
 				total += bits16((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live);
 				bs_seen |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live;
-				at = n;
 			}
 		}
 		s->ndtab = nt;
-		s->dmany = total > (size_t)nt || at < n;
+		s->dmany = total > (size_t)nt;
 		s->dbsl = bs_seen != 0;
 		return total;
 	}
@@ -533,8 +586,6 @@ static size_t uncut_tabs(struct stream *s, const char *p, size_t n, int all)
 		total++;
 		if (nt < limit)
 			s->dtab[nt++] = (uint32_t)at;
-		else if (!all)
-			break;
 	}
 	s->ndtab = nt;
 	s->dmany = total > (size_t)nt;
@@ -561,7 +612,7 @@ static int dropped_row(struct stream *s, size_t n)
 	/* a reader that peeks (stream_defer_cut) says how far; one that
 	 * cuts has all nine fields' tabs noted for the cut */
 	s->peek_tabs = s->defer_cut ? s->defer_cut : DROPPED_TABS;
-	uncut_tabs(s, s->uncut, s->uncut_len, 0);
+	dropped_tabs(s, s->uncut, s->uncut_len);
 	return STREAM_DROPPED;
 }
 
@@ -580,7 +631,7 @@ static int uncut_row(struct stream *s, size_t n)
 	s->is_uncut = 1;
 	s->uncut_short = 0;
 	s->peek_tabs = s->defer_cut;
-	if (uncut_tabs(s, s->line, n, 1) + 1 != (size_t)s->ncols) {
+	if (uncut_tabs(s, s->line, n) + 1 != (size_t)s->ncols) {
 		s->is_uncut = 0;
 		return wrong_count(s);
 	}
