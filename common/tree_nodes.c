@@ -69,6 +69,24 @@ static uint32_t intern(struct tree_nodes *ns, struct stream *s, int col)
 	return strpool_intern(ns->sp, stream_field(s, col), stream_field_len(s, col));
 }
 
+/* intern, for a column whose value repeats from row to row (pid, tid) */
+static uint32_t intern_last(struct tree_nodes *ns, struct stream *s, int col,
+			    struct tree_nodes_text *m)
+{
+	const char *v = stream_field(s, col);
+	size_t n = stream_field_len(s, col);
+
+	if (m->have && m->len == n && !memcmp(m->text, v, n))
+		return m->id;
+	m->id = strpool_intern(ns->sp, v, n);
+	m->have = n < sizeof(m->text);
+	if (m->have) {
+		tl_memcpy(m->text, v, n);
+		m->len = n;
+	}
+	return m->id;
+}
+
 /* An M event: remember its name → value (spec core §1.8). */
 static void add_meta(struct tree_nodes *ns, struct stream *s, const int *col,
 		     const char *name, size_t *alloc)
@@ -242,8 +260,8 @@ static int read_row(struct tree_nodes *ns, struct stream *s, const int *col, siz
 	if (n->cat != NC_PYTHON || (n->flags & NF_TREE))
 		n->name = intern(ns, s, col[C_NAME]);
 	if (n->cat != NC_PYTHON) {
-		n->pid = intern(ns, s, col[C_PID]);
-		n->tid = intern(ns, s, col[C_TID]);
+		n->pid = intern_last(ns, s, col[C_PID], &ns->last_pid);
+		n->tid = intern_last(ns, s, col[C_TID], &ns->last_tid);
 	}
 	if (*ts) {
 		const char *d = stream_field(s, col[C_DUR]);

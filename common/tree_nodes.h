@@ -88,6 +88,9 @@ struct tree_nodes {
 	 * thread name): ops are asked about in runs of the same pid and tid
 	 */
 	struct tree_nodes_memo { uint32_t pid, tid; const char *value; int have; } *meta_memo;
+	/* the last pid and tid text read and their ids: rows come a thread
+	 * at a time, so most need no lookup */
+	struct tree_nodes_text { char text[24]; size_t len; uint32_t id; int have; } last_pid, last_tid;
 	size_t bad_time;	/* GPU events with an impossible ts or dur, left out */
 	/* tl-nodes 2 */
 	uint32_t *kid_off, *kid, *root_order;
