@@ -16,7 +16,8 @@
 # (minutes and gigabytes, so only on request).
 #
 # Each row's ×zcat is its wall time over zcat's, and cpu×zcat its CPU
-# seconds over zcat's, both measured in this run.  Targets (issue 12):
+# seconds over zcat's, both measured in this run; tl-report is then run
+# again in turns with zcat (TL_BENCH_PAIRS times) and the medians printed.  Targets (issue 12):
 # tl-report at most 1.0× zcat (aim 0.6×); tl-cat ≥ 1 GB/s of JSON on one
 # core; the largest tl-report process ≤ 60 bytes of peak RSS per event and
 # the sum over its processes ≤ 430 MB; tl-diff of two traces ≤ 2× zcat.
@@ -117,6 +118,30 @@ if [ -f "$src/scripts/tl-report" ]; then
 		printf "; sum %.0f (target <= 430: %s); largest %.1f bytes/event (target <= 60: %s)\n",
 		s / 1024, s / 1024 <= 430 ? "ok" : "OVER", b, b <= 60 ? "ok" : "OVER" }' "$tmp/report.procs" |
 		sed 's/^/  tl-report processes, peak RSS MB: /'
+	# The machine's speed moves by 15 % within minutes, and one zcat
+	# beside one report says as much about the minute as about tl: zcat
+	# and the report again, in turns, TL_BENCH_PAIRS times (default 3),
+	# and the median of each and of the ratios of the pairs
+	pairs=${TL_BENCH_PAIRS:-3}
+	: >"$tmp/pairs"
+	i=0
+	while [ "$i" -lt "$pairs" ]; do
+		t zpair zcat "$gz"
+		rm -rf "$tmp/pair.d"
+		PATH="$BIN:$PATH" t rpair sh "$src/scripts/tl-report" -o "$tmp/pair.d" "$gz"
+		echo "$(wall zpair) $(wall rpair) $(cpu zpair) $(cpu rpair)" >>"$tmp/pairs"
+		i=$((i + 1))
+	done
+	awk 'function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		$1 == "fail" || $2 == "fail" { bad = 1; next }
+		{ n++; z[n] = $1; r[n] = $2; q[n] = $2 / $1; zc[n] = $3; rc[n] = $4
+		  all = all sprintf(" %.2f/%.2f", $2, $1) }
+		END { if (bad || !n) { print "  tl-report and zcat in turns: failed"; exit }
+			printf "  tl-report and zcat in turns, %d pairs (report/zcat s:%s): median %.2f s against %.2f, ratio of the pairs %.2f×zcat (median), CPU %.2f s against %.2f\n",
+				n, all, med(r, n), med(z, n), med(q, n), med(rc, n), med(zc, n) }' "$tmp/pairs"
 	# what tl-idle (HTA's breakdowns, OUT/idle/) adds to the report
 	rm -rf "$tmp/report0.d"
 	PATH="$BIN:$PATH" t report0 sh "$src/scripts/tl-report" --no-idle -o "$tmp/report0.d" "$gz"
