@@ -727,6 +727,21 @@ const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped
 	return p;
 }
 
+int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len)
+{
+	const char *p = s->uncut;
+
+	if (!s->is_uncut || s->dbsl || n > s->ndtab)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		const char *tab = s->uncut + s->dtab[i];
+		f[i] = p;
+		len[i] = (size_t)(tab - p);
+		p = tab + 1;
+	}
+	return 1;
+}
+
 int stream_peek_is(const struct stream *s, int i, const char *want)
 {
 	size_t n = strlen(want), len;

@@ -78,6 +78,13 @@ int stream_peek_is(const struct stream *s, int i, const char *want);
  * its value is).  A field the row does not give is empty.
  */
 const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped);
+/*
+ * The first n fields of the current row, not cut yet, as written (f[i],
+ * len[i]: the same as their values, for the row holds no backslash): 1,
+ * or 0 where the row does not give them so (cut already, a backslash in
+ * it, or fewer tabs noted than n: at most stream_defer_cut's peek_cols).
+ */
+int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len);
 
 const char *stream_kind(const struct stream *s);
 int stream_ncols(const struct stream *s);

@@ -310,6 +310,16 @@ static void fill_node(struct tree *t, struct tree_node *n,
 		n->link = TLK_NO_KEY;
 }
 
+int tree_skip(struct tree *t, unsigned long uid)
+{
+	if ((t->any && uid <= t->last_uid) || uid >= UINT32_MAX)
+		return -1;
+	t->any = 1;
+	t->last_uid = uid;
+	t->events++;
+	return 0;
+}
+
 int tree_add(struct tree *t, const struct tree_event *ev)
 {
 	int kind = classify(ev->cat), host, keep;

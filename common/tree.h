@@ -125,6 +125,12 @@ int tree_event_read(struct tree_event *ev, const struct stream *s,
 struct tree *tree_new(unsigned flags);
 /* Adds one event; uids must increase.  -1 if not (nothing printed). */
 int tree_add(struct tree *t, const struct tree_event *ev);
+/*
+ * Counts event uid as tree_add counts one it keeps no node and no flow
+ * for (a caller that knows so from its fields: tree_io's thin rows); -1,
+ * nothing changed, where uid does not increase.
+ */
+int tree_skip(struct tree *t, unsigned long uid);
 void tree_build(struct tree *t);
 void tree_free(struct tree *t);
 

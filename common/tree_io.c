@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,9 @@ struct sel {
 	 * first nine columns (uid to dur); the columns that decide it */
 	int lean;
 	int c_ph, c_cat, c_corr, c_stream, c_device;
+	/* --lean, spooling: rows read uncut, the thin ones told from their
+	 * first fields (spool_thin_uncut); the columns to peek at, or 0 */
+	int peek_cols;
 };
 
 /*
@@ -710,6 +714,77 @@ static int spool_thin(struct seg *g, struct stream *s, const struct sel *x)
 	return 1;
 }
 
+/* a field's text is want (wlen bytes) */
+static int field_is(const char *p, size_t n, const char *want, size_t wlen)
+{
+	return n == wlen && !memcmp(p, want, n);
+}
+
+/*
+ * The category of a row spool_thin_uncut may take: neither one the tree
+ * keeps a node or a flow for, nor a user annotation (never thin), nor a
+ * python frame where the tree keeps those (--python).
+ */
+static int thin_cat(const char *cat, size_t n, unsigned flags)
+{
+	static const struct { const char *s; size_t n; } kept[] = {
+		{ "cpu_op", 6 }, { "cuda_runtime", 12 }, { "cuda_driver", 11 }, { "kernel", 6 },
+		{ "gpu_memcpy", 10 }, { "gpu_memset", 10 }, { "ac2g", 4 },
+	};
+
+	if (!n)
+		return 0;
+	if (field_is(cat, n, "python_function", 15))
+		return !(flags & TREE_PYTHON);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		if (field_is(cat, n, kept[i].s, kept[i].n))
+			return 0;
+	return !tree_nodes_annotation(cat, n);
+}
+
+/*
+ * --lean, spooling, the row not cut yet: a row the tree keeps no node or
+ * flow for and spool_thin would spool as it is, told from its first
+ * fields as written (python frames and instant events, most of a trace's
+ * rows: cutting each into its 21 fields and reading them back was half
+ * of tl-tree's reading).  Counted as tree_add counts it, spooled as
+ * put_thin would.  1 if so; 0 where the row must be cut and read the long
+ * way (which says what is wrong with it, if anything is).
+ */
+static int spool_thin_uncut(struct seg *g, struct stream *s, const struct tree_cols *c,
+			    const struct sel *x, unsigned flags)
+{
+	const int empty[] = { c->corr, c->ext, c->seq, x->c_stream, x->c_device };
+	const char *f[RAW_MAX], *e;
+	size_t len[RAW_MAX], n;
+	uint64_t uid;
+
+	/* no backslash in the row: each field's text is its value */
+	if (!g->t || !stream_peek_first(s, x->peek_cols, f, len))
+		return 0;
+	/* the segment's source; not metadata; a category that is thin */
+	if (!field_is(f[c->src], len[c->src], g->src, strlen(g->src)) ||
+	    field_is(f[c->ph], len[c->ph], "M", 1) || !thin_cat(f[c->cat], len[c->cat], flags))
+		return 0;
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++)
+		if (len[empty[i]])
+			return 0;
+	/* the uid as tree_event_read takes it: digits only */
+	if (!(e = num_u64(f[c->uid], &uid)) || e != f[c->uid] + len[c->uid] || uid > ULONG_MAX)
+		return 0;
+	/* the first nine fields as put_thin writes them: as read, where they
+	 * hold no CR or NUL (outbuf_tsv would escape it) */
+	n = (size_t)(f[8] + len[8] - f[0]);
+	if (memchr(f[0], '\r', n) || memchr(f[0], '\0', n))
+		return 0;
+	if (tree_skip(g->t, (unsigned long)uid) < 0)
+		return 0;
+	outbuf_puts(g->sp, "#dropped\t");
+	outbuf_put(g->sp, f[0], n);
+	outbuf_putc(g->sp, '\n');
+	return 1;
+}
+
 /* Marks column name of the --columns list; -1 (message printed) if unknown. */
 static int sel_name(struct sel *x, const struct stream *s, const char *name, size_t n)
 {
@@ -774,6 +849,19 @@ static int sel_init(struct sel *x, const struct stream *s, const struct tree_col
 	}
 	x->in[c->uid] = 1;	/* rows are matched to nodes by uid */
 	x->lean = sub && sub->lean && x->all && lean_columns(x, s);
+	x->peek_cols = 0;
+	if (x->lean && !again) {
+		const int cols[] = { c->uid, c->src, c->ph, c->cat, c->corr, c->ext, c->seq,
+				     x->c_stream, x->c_device };
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+			if (cols[i] + 1 > x->peek_cols)
+				x->peek_cols = cols[i] + 1;
+		/* the first nine (lean_columns) and those, all noted */
+		if (x->peek_cols < 9)
+			x->peek_cols = 9;
+		if (x->peek_cols > RAW_MAX - 1)
+			x->peek_cols = 0;
+	}
 	x->split = !x->all && again;
 	x->ucol = c->uid;
 	if (!again)		/* the spool holds the written columns only */
@@ -835,10 +923,18 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 	}
 	out = outbuf_open_fd(1);
 	put_header(out, s, &x);
+	if (x.peek_cols)
+		stream_defer_cut(s, x.peek_cols);
 	while ((r = stream_next(s)) > 0) {
 		if (r == STREAM_DIRECTIVE) {
 			keep_line(&g, s, 0, &x);
 			continue;
+		}
+		if (x.peek_cols && spool_thin_uncut(&g, s, &c, &x, flags))
+			continue;
+		if (stream_cut(s) < 0) {
+			r = STREAM_ERROR;
+			break;
 		}
 		if (!same_src(&g, stream_field(s, c.src))) {
 			if (g.t)

@@ -129,6 +129,64 @@ test_expect_success 'escaped fields in cut rows: spooled as read again' '
 	printf "%s\n" "f.py(1): a\\\\tb\\tc" >want &&
 	test_cmp want name
 '
+# From a pipe, tl-tree tells most cut rows from their first fields
+# without cutting them (spool_thin_uncut); each condition it checks has a
+# row here that fails it alone, and those rows must come out as they do
+# read again from a file: python frames and instants (cut), one with a
+# corr, a stream, a device (kept whole), an ext, a seq (tree nodes, cut by
+# the rule all the same), a user annotation, a metadata row, a backslash
+# in args, an empty cat, a second source; with --python the frames are
+# kept.  A uid out of order or with a sign among
+# them fails the same way.  A raw CR in a cut row's name is written
+# escaped from a pipe (read again from a file, the row's bytes are copied
+# as they are).
+test_expect_success 'rows told uncut from a pipe: the node stream of the file read again' '
+	h=$(sed -n 2p "$R/rules.ev") &&
+	row() { printf "%s\t%s\t%s\t%s\t%s\t1\t1\t%s\t2\t\t%s\t%s\t%s\t%s\t%s\t\t\t\t\t%s\t\n" "$@"; } &&
+	{
+		printf "#tl-events 1\n%s\n#source\t0\tthin.json\n" "$h"
+		row 0 0 X cpu_op aten::mm 0 "" "" "" "" "" "{}"
+		row 1 0 X python_function "f.py(1): a" 1 "" "" "" "" "" "{\"Python id\":1}"
+		row 2 0 i cpu_instant_event "[memory]" 2 "" "" "" "" "" "{}"
+		row 3 0 X python_function "f.py(2): b" 3 7 "" "" "" "" "{}"
+		row 4 0 X python_function "f.py(3): c" 4 "" 8 "" "" "" "{}"
+		row 5 0 X python_function "f.py(4): d" 5 "" "" 9 "" "" "{}"
+		row 6 0 X python_function "f.py(5): e" 6 "" "" "" 7 "" "{}"
+		row 7 0 X python_function "f.py(6): f" 7 "" "" "" "" 0 "{}"
+		row 8 0 X user_annotation "step" 8 "" "" "" "" "" "{}"
+		row 9 0 M python_function "process_name" 9 "" "" "" "" "" "{}"
+		row 10 0 X python_function "f.py(0): z" 10 "" "" "" "" "" "{}"
+		row 11 0 X python_function "f.py(7): g" 11 "" "" "" "" "" "{\"a\":\"x\\\\\\\\y\"}"
+		row 12 0 X "" "nocat" 12 "" "" "" "" "" "{}"
+		row 13 0 X python_function "f.py(8): h" 13 "" "" "" "" "" "{}"
+		printf "#end\t0\t14\t0\n#source\t1\tother.json\n"
+		row 0 1 X python_function "f.py(9): i" 0 "" "" "" "" "" "{}"
+		row 1 1 X python_function "f.py(9): j" 1 "" "" "" "" "" "{}"
+		printf "#end\t1\t2\t0\n"
+	} >thin.ev &&
+	grep "f.py(7)" thin.ev | grep -q "\\\\" &&
+	for py in "" --python; do
+		tl-tree $py --lean thin.ev >file.out 2>file.err; echo "exit $?" >>file.err
+		tl-tree $py --lean <thin.ev >pipe.out 2>pipe.err; echo "exit $?" >>pipe.err
+		sed "s/^tl-tree: -:/tl-tree: thin.ev:/" pipe.err >pipe.err2 &&
+		test_cmp file.out pipe.out && test_cmp file.err pipe.err2 || return 1
+	done &&
+	tl-tree --lean <thin.ev >pipe.out &&
+	test "$(grep -c "^#dropped" pipe.out)" = 9 &&
+	for bad in "s/^13	0	X/3	0	X/:uid 3 out of order" "s/^13	0	X/+13	0	X/:bad uid .+13."; do
+		sed "${bad%%:*}" thin.ev >bad.ev &&
+		test_must_fail tl-tree --lean bad.ev >/dev/null 2>file.err &&
+		test_must_fail tl-tree --lean <bad.ev >/dev/null 2>pipe.err &&
+		grep -q "${bad#*:}" file.err &&
+		sed "s/^tl-tree: -:/tl-tree: bad.ev:/" pipe.err >pipe.err2 &&
+		test_cmp file.err pipe.err2 || return 1
+	done &&
+	cr=$(printf "\r") &&
+	sed "s/f.py(0): z/cr${cr}name/" thin.ev >cr.ev &&
+	grep -q "cr${cr}name" cr.ev &&
+	tl-tree --lean <cr.ev >pipe.out &&
+	grep -q "^#dropped	10	0	X	python_function	cr\\\\rname	" pipe.out
+'
 
 # A cat with an escape (escaped-cat.ev: "kernel\0x", which a reader
 # comparing C strings would take for "kernel", and "a\tb") keeps its row

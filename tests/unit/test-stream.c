@@ -338,6 +338,18 @@ static int check_peeks(struct stream *s, int r, int nf, char f[][16], int *bad)
 		for (int k = 0; k < 3; k++)
 			got[i + 1][k] = stream_peek_is(s, col, want[i + 1][k]);
 	}
+	{
+		/* the first k fields at once, where the row gives them so */
+		const char *pf[DROP_COLS];
+		size_t pl[DROP_COLS];
+		int k = 1 + (int)rnd(15);
+		if (stream_peek_first(s, k, pf, pl))
+			for (int i = 0; i < k; i++) {
+				const char *v = i < nf ? f[i] : "";
+				if (pl[i] != strlen(v) || memcmp(pf[i], v, pl[i]) || escapable_text(v))
+					plain_ok = 0;
+			}
+	}
 	if (stream_cut(s) < 0)
 		return -1;
 	for (int i = -1; i < DROP_COLS + 3; i++) {
