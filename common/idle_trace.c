@@ -206,8 +206,9 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 {
 	const char *ts = stream_field(s, c->ts), *dur = stream_field(s, c->dur);
 	const char *cat = stream_field(s, c->cat), *extra = stream_field(s, c->extra);
-	const char *name = stream_field(s, c->name);
+	const char *name = stream_field(s, c->name), *uid;
 	struct idle_ev e;
+	int plain;
 
 	/* pandas types each column over all elements, kept or not */
 	/* once a float, always (no need to look at more rows) */
@@ -218,11 +219,12 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 	note_kind(&p->pid_kind, &p->pid_last, stream_field(s, c->pid), stream_field_len(s, c->pid));
 	note_kind(&p->tid_kind, &p->tid_last, stream_field(s, c->tid), stream_field_len(s, c->tid));
 
-	/* dropna(subset=["dur", "cat"]) and the "Trace" span */
-	if (!*dur || !*ts || (!*cat && !empty_cat_in_extra(extra)) || !strcmp(cat, "Trace"))
+	/* dropna(subset=["dur", "cat"]) and the "Trace" span (the first
+	 * byte told first: most rows are none of the names compared here) */
+	if (!*dur || !*ts || (!*cat && !empty_cat_in_extra(extra)) ||
+	    (cat[0] == 'T' && !strcmp(cat, "Trace")))
 		return;
 	memset(&e, 0, sizeof(e));
-	e.index = num_strtoi64(stream_field(s, c->uid));
 	e.ts = num_strtod(ts, NULL);
 	e.stream = int_field(stream_field(s, c->stream), -1);
 	e.corr = int_field(stream_field(s, c->corr), -1);
@@ -230,17 +232,22 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 	 * A CPU row without correlation is not stored for the breakdowns (its
 	 * start is, for the filter); uid 0 stays: HTA joins a kernel whose
 	 * correlation found no launch (index_correlation 0) with the event of
-	 * index 0.
+	 * index 0.  There the uid is only compared with 0: one that starts
+	 * with a digit from 1 to 9 is not (strtoll's value is at least that).
 	 */
-	if (!set->keep_all && e.stream == -1 && e.corr == -1 && e.index != 0 &&
-	    !idle_is_profiler_step(name, stream_field_len(s, c->name))) {
-		if (strcmp(name, "Event Sync") && strcmp(name, "Context Sync"))
+	uid = stream_field(s, c->uid);
+	plain = !set->keep_all && e.stream == -1 && e.corr == -1 &&
+		((uid[0] >= '1' && uid[0] <= '9') || num_strtoi64(uid) != 0);
+	if (plain && !idle_is_profiler_step(name, stream_field_len(s, c->name))) {
+		if (!(name[0] == 'E' && !strcmp(name, "Event Sync")) &&
+		    !(name[0] == 'C' && !strcmp(name, "Context Sync")))
 			t->ncpu++;
 		xgrow((void **)&t->plain_ts, &t->plain_alloc, t->nplain + 1, sizeof(double));
 		/* rounded later, like the stored rows */
 		t->plain_ts[t->nplain++] = e.ts;
 		return;
 	}
+	e.index = num_strtoi64(uid);
 	e.dur = num_strtod(dur, NULL);	/* a plain row's is never read */
 	e.device = (int32_t)int_field(stream_field(s, c->device), -1);
 	e.cat = symbol(set, cat, stream_field_len(s, c->cat));
