@@ -64,6 +64,11 @@ struct tree {
 	size_t atkey, ltkey;
 	uint32_t tkey_id;
 	int tkey_set;
+	/* and of one category, mostly: the last one's text and id */
+	char cat_text[24];
+	size_t cat_len;
+	uint32_t cat_id;
+	int cat_set;
 };
 
 static const char *const link_words[] = {
@@ -202,6 +207,22 @@ static uint32_t intern(struct tree *t, const char *s)
 	return strpool_intern(t->sp, s, strlen(s));
 }
 
+/* intern for the category, which the row before mostly had too */
+static uint32_t intern_cat(struct tree *t, const char *cat)
+{
+	size_t n = strlen(cat);
+
+	if (t->cat_set && t->cat_len == n && !memcmp(t->cat_text, cat, n))
+		return t->cat_id;
+	t->cat_id = intern(t, cat);
+	t->cat_set = n < sizeof(t->cat_text);
+	if (t->cat_set) {
+		tl_memcpy(t->cat_text, cat, n);
+		t->cat_len = n;
+	}
+	return t->cat_id;
+}
+
 static int parse_num(const char *s, double *v)
 {
 	char *end;
@@ -292,7 +313,7 @@ static void fill_node(struct tree *t, struct tree_node *n,
 	n->dur = dur;
 	n->kind = (uint8_t)kind;
 	n->name = intern(t, ev->name);
-	n->cat = intern(t, ev->cat);
+	n->cat = intern_cat(t, ev->cat);
 	n->pidtid = thread_key(t, ev->pid, ev->tid);
 	if (!*ev->pid || !*ev->tid)
 		n->flags |= TN_NOTHREAD;
