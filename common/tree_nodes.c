@@ -32,23 +32,19 @@ static int optional_col(int i)
 	return i == C_FWD || i == C_ROOT || i == C_GRAFT || i == C_KIDS || i == C_ROOT_ORDER;
 }
 
-static int text_is(const char *s, size_t n, const char *want)
-{
-	return n == strlen(want) && !memcmp(s, want, n);
-}
-
 enum node_cat tree_nodes_cat(const char *ph, size_t phlen, const char *cat, size_t catlen)
 {
-	static const struct { const char *name; enum node_cat cat; } cats[] = {
-		{ "cpu_op", NC_CPU_OP }, { "cuda_runtime", NC_RUNTIME },
-		{ "cuda_driver", NC_DRIVER }, { "python_function", NC_PYTHON },
-		{ "kernel", NC_KERNEL }, { "gpu_memcpy", NC_MEMCPY },
-		{ "gpu_memset", NC_MEMSET },
+	/* every row asks: lengths compared first, no strlen a name */
+	static const struct { const char *name; size_t len; enum node_cat cat; } cats[] = {
+		{ "cpu_op", 6, NC_CPU_OP }, { "cuda_runtime", 12, NC_RUNTIME },
+		{ "cuda_driver", 11, NC_DRIVER }, { "python_function", 15, NC_PYTHON },
+		{ "kernel", 6, NC_KERNEL }, { "gpu_memcpy", 10, NC_MEMCPY },
+		{ "gpu_memset", 10, NC_MEMSET },
 	};
-	if (text_is(ph, phlen, "M"))
+	if (phlen == 1 && ph[0] == 'M')
 		return NC_META;
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (text_is(cat, catlen, cats[i].name))
+		if (catlen == cats[i].len && !memcmp(cat, cats[i].name, catlen))
 			return cats[i].cat;
 	return NC_OTHER;
 }
