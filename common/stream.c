@@ -731,13 +731,14 @@ int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len
 {
 	const char *p = s->uncut;
 
-	if (!s->is_uncut || s->dbsl || n > s->ndtab)
+	/* field i ends at tab i, the last one of a row without more at its end */
+	if (!s->is_uncut || s->dbsl || n > s->ndtab + !s->dmany)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		const char *tab = s->uncut + s->dtab[i];
+		const char *end = i < s->ndtab ? s->uncut + s->dtab[i] : s->uncut + s->uncut_len;
 		f[i] = p;
-		len[i] = (size_t)(tab - p);
-		p = tab + 1;
+		len[i] = (size_t)(end - p);
+		p = end + 1;
 	}
 	return 1;
 }

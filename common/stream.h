@@ -80,9 +80,11 @@ int stream_peek_is(const struct stream *s, int i, const char *want);
 const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped);
 /*
  * The first n fields of the current row, not cut yet, as written (f[i],
- * len[i]: the same as their values, for the row holds no backslash): 1,
- * or 0 where the row does not give them so (cut already, a backslash in
- * it, or fewer tabs noted than n: at most stream_defer_cut's peek_cols).
+ * len[i]: the same as their values, for the row holds no backslash; the
+ * row's last field ends at its NUL, the others at a tab): 1, or 0 where
+ * the row does not give them so (cut already, a backslash in it, fewer
+ * fields, or more than stream_defer_cut's peek_cols, 15 for a "#dropped"
+ * row, noted).
  */
 int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len);
 

@@ -419,9 +419,64 @@ static const char *device_name(struct tree_nodes *ns, const char *l)
 	return strpool_str(ns->sp, strpool_intern(ns->sp, p, (size_t)(q - p)));
 }
 
+/*
+ * Whether the columns are where tl-tree --lean puts the nine a
+ * "#dropped" row gives (uid, src, ph, cat, name, pid, tid, ts, dur), and
+ * the others it does not give after them (read_dropped).
+ */
+static int dropped_layout(const int *col)
+{
+	static const int at[C_STREAM] = {
+		[C_UID] = 0, [C_PH] = 2, [C_CAT] = 3, [C_NAME] = 4, [C_PID] = 5,
+		[C_TID] = 6, [C_TS] = 7, [C_DUR] = 8,
+	};
+
+	for (int i = 0; i < NCOL; i++)
+		if (i < C_STREAM ? col[i] != at[i] : col[i] >= 0 && col[i] < 9)
+			return 0;
+	return 1;
+}
+
+/*
+ * A "#dropped" row (tl-tree --lean: a flow, an instant or a python frame,
+ * most of a trace's rows), read from its nine fields as written without
+ * cutting it, as read_row would read it: counted, and a python frame's
+ * span taken.  1 if so; 0 where read_row must read it (an escape, a uid
+ * out of order, an annotation, a category the sheets read: read_row says
+ * what is wrong).  fast: the columns are where a lean stream has them.
+ */
+static int read_dropped(struct tree_nodes *ns, struct stream *s, int fast)
+{
+	struct node *n = &ns->node[ns->n];
+	const char *f[9], *e;
+	size_t len[9];
+	uint64_t u;
+
+	if (!fast || ns->kid_off || !stream_peek_first(s, 9, f, len))
+		return 0;
+	if (!(e = num_u64(f[0], &u)) || e != f[0] + len[0] || u != ns->nevents)
+		return 0;
+	memset(n, 0, sizeof(*n));
+	n->parent = n->fwd = -1;	/* the columns a "#dropped" row does not give */
+	n->cat = tree_nodes_cat(f[2], len[2], f[3], len[3]);
+	if (n->cat == NC_OTHER && tree_nodes_annotation(f[3], len[3]))
+		return 0;
+	if (n->cat != NC_OTHER && n->cat != NC_PYTHON)
+		return 0;
+	/* a python frame out of the tree: its span (ts ends at a tab, which
+	 * num_strtod stops at as at the NUL of the field cut) */
+	if (n->cat == NC_PYTHON && len[7]) {
+		n->flags |= NF_HAS_TS;
+		n->ts = num_strtod(f[7], NULL);
+		n->dur = num_strtod(f[8], NULL);
+	}
+	keep(ns, n);
+	return 1;
+}
+
 static int read_all(struct tree_nodes *ns, struct stream *s)
 {
-	int col[NCOL], r, sources = 0;
+	int col[NCOL], r, sources = 0, fast;
 	size_t metaalloc = 0, v2alloc = 0, kept;
 
 	for (int i = 0; i < NCOL; i++) {
@@ -432,6 +487,7 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 			return -1;
 		}
 	}
+	fast = dropped_layout(col);
 	while ((r = stream_next(s)) > 0) {
 		if (r == STREAM_DIRECTIVE) {
 			const char *l = stream_line(s);
@@ -457,6 +513,8 @@ static int read_all(struct tree_nodes *ns, struct stream *s)
 			ns->kid_off = xrealloc(ns->kid_off, st_mult(v2alloc, sizeof(*ns->kid_off)));
 			ns->root_order = xrealloc(ns->root_order, st_mult(v2alloc, sizeof(*ns->root_order)));
 		}
+		if (r == STREAM_DROPPED && read_dropped(ns, s, fast))
+			continue;
 		if (r == STREAM_DROPPED && stream_cut(s) < 0)
 			return -1;
 		kept = ns->n;
