@@ -472,77 +472,26 @@ static size_t count_tabs_sse2(const char *p, size_t *at, size_t n, unsigned *bs)
 #endif
 
 /*
- * The tabs of the "#dropped" row p of n bytes, and whether it holds a
+ * The tabs of the uncut row p of n bytes, and whether it holds a
  * backslash: 16 bytes at a time with SSE2 (the slack past the line is
  * readable), else byte by byte.  The offsets of the first s->peek_tabs
- * are noted, and the scan stops at the last of them (whether more follow
- * is then not known: dmany).
+ * are noted.  With all (a row left uncut by stream_defer_cut), every tab
+ * is counted (the return value) and the backslash looked for in the whole
+ * row; without (a "#dropped" row), the scan stops at the last tab noted,
+ * and whether more follow is then not known (dmany).  Inlined into its two
+ * callers, where all is a constant.
  */
-static void dropped_tabs(struct stream *s, const char *p, size_t n)
+static inline __attribute__((always_inline)) size_t
+row_tabs(struct stream *s, const char *p, size_t n, int all)
 {
 	const int limit = s->peek_tabs;
-	size_t at = 0;
+	size_t at = 0, total = 0;
 	int nt = 0;
 
 	s->ndtab = s->dmany = s->dbsl = 0;
 	if (n > UINT32_MAX) {	/* no offsets: split() and walks tell */
 		s->dmany = s->dbsl = 1;
-		return;
-	}
-#if defined(__SSE2__)
-	if (split_plain == split_plain_sse2) {
-		const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
-		unsigned bs_seen = 0;
-		for (; at < n; at += 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(p + at));
-			unsigned live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
-			unsigned tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live;
-			bs_seen |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live;
-			for (; tabs; tabs &= tabs - 1) {
-				s->dtab[nt++] = (uint32_t)(at + (size_t)__builtin_ctz(tabs));
-				if (nt == limit) {
-					s->dmany = 1;
-					s->ndtab = nt;
-					s->dbsl = bs_seen != 0;
-					return;
-				}
-			}
-		}
-		s->ndtab = nt;
-		s->dbsl = bs_seen != 0;
-		return;
-	}
-#endif
-	for (; at < n; at++) {
-		if (p[at] == '\\')
-			s->dbsl = 1;
-		if (p[at] != '\t')
-			continue;
-		s->dtab[nt++] = (uint32_t)at;
-		if (nt == limit) {
-			s->dmany = 1;
-			break;
-		}
-	}
-	s->ndtab = nt;
-}
-
-/*
- * The tabs of the row p of n bytes left uncut (stream_defer_cut): the
- * offsets of the first s->peek_tabs noted as for a "#dropped" row, and
- * every tab counted (the return value), the backslash looked for in the
- * whole row.
- */
-static size_t uncut_tabs(struct stream *s, const char *p, size_t n)
-{
-	const int limit = s->peek_tabs;
-	size_t at = 0, total;
-	int nt = 0;
-
-	s->ndtab = s->dmany = s->dbsl = 0;
-	if (n > UINT32_MAX) {	/* no offsets: split() and walks tell */
-		s->dmany = s->dbsl = 1;
-		for (total = 0; at < n; at++)
+		for (; all && at < n; at++)
 			total += p[at] == '\t';
 		return total;
 	}
@@ -552,19 +501,26 @@ static size_t uncut_tabs(struct stream *s, const char *p, size_t n)
 		unsigned bs_seen = 0, tabs = 0, live;
 		__m128i v;
 
-		while (at < n && nt < limit) {
+		for (; at < n; at += 16) {
 			v = _mm_loadu_si128((const __m128i *)(p + at));
 			live = n - at >= 16 ? 0xffffu : (1u << (n - at)) - 1;
 			tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab)) & live;
 			bs_seen |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsl)) & live;
-			for (; tabs && nt < limit; tabs &= tabs - 1)
+			for (; tabs; tabs &= tabs - 1) {
 				s->dtab[nt++] = (uint32_t)(at + (size_t)__builtin_ctz(tabs));
-			at += 16;
+				if (nt == limit) {
+					tabs &= tabs - 1;	/* those after it, in this chunk */
+					at += 16;
+					goto noted;
+				}
+			}
 		}
-		total = (size_t)nt + bits16(tabs);	/* and those after, in the chunk */
-		if (at < n) {
+noted:
+		if (all) {
+			total = (size_t)nt + bits16(tabs);	/* and those after, in the chunk */
 			/* past the noted tabs: only counted */
-			total += count_tabs_sse2(p, &at, n, &bs_seen);
+			if (at < n)
+				total += count_tabs_sse2(p, &at, n, &bs_seen);
 			if (at < n) {
 				live = (1u << (n - at)) - 1;
 				v = _mm_loadu_si128((const __m128i *)(p + at));
@@ -573,12 +529,12 @@ static size_t uncut_tabs(struct stream *s, const char *p, size_t n)
 			}
 		}
 		s->ndtab = nt;
-		s->dmany = total > (size_t)nt;
+		s->dmany = all ? total > (size_t)nt : nt == limit;
 		s->dbsl = bs_seen != 0;
 		return total;
 	}
 #endif
-	for (total = 0; at < n; at++) {
+	for (; at < n && (all || nt < limit); at++) {
 		if (p[at] == '\\')
 			s->dbsl = 1;
 		if (p[at] != '\t')
@@ -588,7 +544,7 @@ static size_t uncut_tabs(struct stream *s, const char *p, size_t n)
 			s->dtab[nt++] = (uint32_t)at;
 	}
 	s->ndtab = nt;
-	s->dmany = total > (size_t)nt;
+	s->dmany = all ? total > (size_t)nt : nt == limit;
 	return total;
 }
 
@@ -612,7 +568,7 @@ static int dropped_row(struct stream *s, size_t n)
 	/* a reader that peeks (stream_defer_cut) says how far; one that
 	 * cuts has all nine fields' tabs noted for the cut */
 	s->peek_tabs = s->defer_cut ? s->defer_cut : DROPPED_TABS;
-	dropped_tabs(s, s->uncut, s->uncut_len);
+	row_tabs(s, s->uncut, s->uncut_len, 0);
 	return STREAM_DROPPED;
 }
 
@@ -631,7 +587,7 @@ static int uncut_row(struct stream *s, size_t n)
 	s->is_uncut = 1;
 	s->uncut_short = 0;
 	s->peek_tabs = s->defer_cut;
-	if (uncut_tabs(s, s->line, n) + 1 != (size_t)s->ncols) {
+	if (row_tabs(s, s->line, n, 1) + 1 != (size_t)s->ncols) {
 		s->is_uncut = 0;
 		return wrong_count(s);
 	}
@@ -731,14 +687,20 @@ int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len
 {
 	const char *p = s->uncut;
 
+	int k = n < s->ndtab ? n : s->ndtab;
+
 	/* field i ends at tab i, the last one of a row without more at its end */
 	if (!s->is_uncut || s->dbsl || n > s->ndtab + !s->dmany)
 		return 0;
-	for (int i = 0; i < n; i++) {
-		const char *end = i < s->ndtab ? s->uncut + s->dtab[i] : s->uncut + s->uncut_len;
+	for (int i = 0; i < k; i++) {
+		const char *tab = s->uncut + s->dtab[i];
 		f[i] = p;
-		len[i] = (size_t)(end - p);
-		p = end + 1;
+		len[i] = (size_t)(tab - p);
+		p = tab + 1;
+	}
+	if (k < n) {
+		f[k] = p;
+		len[k] = (size_t)(s->uncut + s->uncut_len - p);
 	}
 	return 1;
 }
