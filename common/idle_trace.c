@@ -11,6 +11,7 @@
 #include "num_parse.h"
 #include "stream.h"
 #include "strpool.h"
+#include "text_memo.h"
 #include "xalloc.h"
 #include "sort.h"
 #include "banned.h"
@@ -18,17 +19,6 @@
 /* The columns of tl-stream(5) this module reads. */
 struct cols {
 	int uid, src, cat, name, pid, tid, ts, dur, corr, stream, device, args, extra;
-};
-
-/*
- * The last text a column held (most rows repeat their source, pid and
- * tid): what was worked out of it holds again.  have is 0 until there is
- * one short enough to keep.
- */
-struct text_memo {
-	char text[24];
-	size_t len;
-	int have;
 };
 
 /* A trace being read: raw values until its #end, when HTA's rules apply. */
@@ -128,19 +118,6 @@ static int value_kind(const char *s)
 	if (*s == '"' || *s == 't' || *s == 'f' || *s == 'n')
 		return *s == 'n' ? IDLE_FLOAT : IDLE_OBJECT;
 	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
-}
-
-/* 1 if v (n bytes) is m's last text; else 0, and v is the last text. */
-static int text_memo_same(struct text_memo *m, const char *v, size_t n)
-{
-	if (m->have && m->len == n && !memcmp(m->text, v, n))
-		return 1;
-	m->have = n < sizeof(m->text);
-	if (m->have) {
-		tl_memcpy(m->text, v, n);
-		m->len = n;
-	}
-	return 0;
 }
 
 /* value_kind of v (n bytes) into *kind, skipped for the last text again. */

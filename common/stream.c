@@ -15,8 +15,6 @@
 #include "xalloc.h"
 #include "banned.h"
 
-/* The tabs remembered of an uncut row: a "#dropped" one has nine fields. */
-enum { DROPPED_TABS = 15 };
 
 /* The kinds and versions this build understands. */
 static const struct {
@@ -68,9 +66,9 @@ struct stream {
 	 * more (dmany) and a backslash (dbsl: in the bytes up to the last tab
 	 * noted, at least)
 	 */
-	uint32_t dtab[DROPPED_TABS];
+	uint32_t dtab[STREAM_PEEK_MAX];
 	int ndtab, dmany, dbsl;
-	int peek_tabs;		/* how many to note (of DROPPED_TABS) */
+	int peek_tabs;		/* how many to note (of STREAM_PEEK_MAX) */
 	/*
 	 * Fields empty_from.. are empty (they point at nul): a "#dropped"
 	 * row after another fills only the columns the last one gave
@@ -567,7 +565,7 @@ static int dropped_row(struct stream *s, size_t n)
 	s->uncut_short = 1;
 	/* a reader that peeks (stream_defer_cut) says how far; one that
 	 * cuts has all nine fields' tabs noted for the cut */
-	s->peek_tabs = s->defer_cut ? s->defer_cut : DROPPED_TABS;
+	s->peek_tabs = s->defer_cut ? s->defer_cut : STREAM_PEEK_MAX;
 	row_tabs(s, s->uncut, s->uncut_len, 0);
 	return STREAM_DROPPED;
 }
@@ -727,7 +725,7 @@ void stream_allow_dropped(struct stream *s)
 void stream_defer_cut(struct stream *s, int peek_cols)
 {
 	/* field i ends at tab i: peeks below peek_cols need peek_cols tabs */
-	s->defer_cut = peek_cols < 1 ? 1 : peek_cols < DROPPED_TABS ? peek_cols : DROPPED_TABS;
+	s->defer_cut = peek_cols < 1 ? 1 : peek_cols < STREAM_PEEK_MAX ? peek_cols : STREAM_PEEK_MAX;
 }
 
 int stream_next(struct stream *s)

@@ -57,6 +57,8 @@ void stream_allow_dropped(struct stream *s);
  * count is still an error of stream_next), not its fields cut.
  */
 void stream_defer_cut(struct stream *s, int peek_cols);
+/* The most fields a row is peeked at in (its tabs noted): 15. */
+enum { STREAM_PEEK_MAX = 15 };
 /*
  * Cut the current row into fields, if it came uncut: stream_field and
  * stream_row_text must wait for this.  The columns a "#dropped" row does
@@ -67,8 +69,8 @@ int stream_cut(struct stream *s);
  * Whether field i of the current row is want (1) or not (0), without
  * cutting the row into fields: for a reader that can tell from one or two
  * fields that the row changes nothing.  A field the row does not give is
- * empty.  -1 where want holds a byte TSV escapes and the row has escapes
- * or more than 16 fields (the row must be cut to tell).
+ * empty.  -1 where want holds a byte TSV escapes and the field as
+ * written may hold an escape (the row must be cut to tell).
  */
 int stream_peek_is(const struct stream *s, int i, const char *want);
 /*
@@ -83,8 +85,8 @@ const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped
  * len[i]: the same as their values, for the row holds no backslash; the
  * row's last field ends at its NUL, the others at a tab): 1, or 0 where
  * the row does not give them so (cut already, a backslash in it, fewer
- * fields, or more than stream_defer_cut's peek_cols, 15 for a "#dropped"
- * row, noted).
+ * fields, or more than stream_defer_cut's peek_cols, STREAM_PEEK_MAX for
+ * a "#dropped" row, noted).
  */
 int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len);
 

@@ -501,9 +501,6 @@ static int find_columns(struct scan *s)
 	return 0;
 }
 
-/* The most fields a row is peeked at for (stream_defer_cut notes 15 tabs). */
-enum { DEFER_COLS = 15 };
-
 /*
  * A row not cut yet (a "#dropped" one of tl-tree --lean, or any where no
  * linking is done: stream_defer_cut) of the current source that is no GPU
@@ -511,8 +508,8 @@ enum { DEFER_COLS = 15 };
  */
 static int uncut_changes_nothing(struct scan *s)
 {
-	const char *f[DEFER_COLS];
-	size_t len[DEFER_COLS];
+	const char *f[STREAM_PEEK_MAX];
+	size_t len[STREAM_PEEK_MAX];
 	const char *cat;
 	size_t n;
 
@@ -724,7 +721,7 @@ int timeline_scan_run(const char *path, const struct timeline_scan_opts *o, stru
 	}
 	/* no linking (s.gl stays NULL): most rows are skipped by src and cat */
 	s.peek_n = (s.col[C_SRC] > s.col[C_CAT] ? s.col[C_SRC] : s.col[C_CAT]) + 1;
-	if (s.col[C_SRC] < 0 || s.peek_n > DEFER_COLS)
+	if (s.col[C_SRC] < 0 || s.peek_n > STREAM_PEEK_MAX)
 		s.peek_n = 0;
 	if (s.peek_n && (s.nodes || o->all_gpu))
 		stream_defer_cut(s.st, s.peek_n);

@@ -15,6 +15,7 @@
 #include "num_parse.h"
 #include "stream.h"
 #include "strpool.h"
+#include "text_memo.h"
 #include "tree.h"
 #include "xalloc.h"
 #include "sort.h"
@@ -65,10 +66,8 @@ struct tree {
 	uint32_t tkey_id;
 	int tkey_set;
 	/* and of one category, mostly: the last one's text and id */
-	char cat_text[24];
-	size_t cat_len;
+	struct text_memo cat_last;
 	uint32_t cat_id;
-	int cat_set;
 };
 
 static const char *const link_words[] = {
@@ -212,14 +211,8 @@ static uint32_t intern_cat(struct tree *t, const char *cat)
 {
 	size_t n = strlen(cat);
 
-	if (t->cat_set && t->cat_len == n && !memcmp(t->cat_text, cat, n))
-		return t->cat_id;
-	t->cat_id = intern(t, cat);
-	t->cat_set = n < sizeof(t->cat_text);
-	if (t->cat_set) {
-		tl_memcpy(t->cat_text, cat, n);
-		t->cat_len = n;
-	}
+	if (!text_memo_same(&t->cat_last, cat, n))
+		t->cat_id = strpool_intern(t->sp, cat, n);
 	return t->cat_id;
 }
 
@@ -331,6 +324,7 @@ static void fill_node(struct tree *t, struct tree_node *n,
 		n->link = TLK_NO_KEY;
 }
 
+/* Every event's count and uid order, kept or not (tree_add, tree_skip). */
 int tree_skip(struct tree *t, unsigned long uid)
 {
 	if ((t->any && uid <= t->last_uid) || uid >= UINT32_MAX)
@@ -347,11 +341,8 @@ int tree_add(struct tree *t, const struct tree_event *ev)
 	uint32_t corr, idx;
 	struct tree_node *n;
 
-	if ((t->any && ev->uid <= t->last_uid) || ev->uid >= UINT32_MAX)
+	if (tree_skip(t, ev->uid) < 0)
 		return -1;
-	t->any = 1;
-	t->last_uid = ev->uid;
-	t->events++;
 	if (ev->cat[0] == 'a' && !strcmp(ev->cat, "ac2g")) {
 		add_flow(t, ev);
 		return 0;

@@ -402,6 +402,13 @@ static int has_escape(const char *s, size_t n)
  * only reader of extra).  The readers compare ph and cat unescaped (some
  * as C strings): a row with an escape in either stays whole.
  */
+/* A category whose rows are cut (by its kind c): python frames, and the
+ * categories the sheets do not know but user annotations. */
+static int thin_kind(enum node_cat c, const char *cat, size_t catlen)
+{
+	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
+}
+
 static int row_is_thin(const struct tree *t, uint32_t i, const struct raw_row *rr,
 		       const struct sel *x)
 {
@@ -417,7 +424,7 @@ static int row_is_thin(const struct tree *t, uint32_t i, const struct raw_row *r
 	if (has_escape(ph, phlen) || has_escape(cat, catlen))
 		return 0;
 	c = tree_nodes_cat(ph, phlen, cat, catlen);
-	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
+	return thin_kind(c, cat, catlen);
 }
 
 /* "#dropped" and the row's first nine fields, as they were escaped. */
@@ -721,25 +728,17 @@ static int field_is(const char *p, size_t n, const char *want, size_t wlen)
 }
 
 /*
- * The category of a row spool_thin_uncut may take: neither one the tree
- * keeps a node or a flow for, nor a user annotation (never thin), nor a
- * python frame where the tree keeps those (--python).
+ * The ph and category of a row spool_thin_uncut may take: thin ones
+ * (thin_kind; no metadata) that tree_add keeps nothing of: no flow
+ * (ac2g), no python frame where the tree keeps those (--python).
  */
-static int thin_cat(const char *cat, size_t n, unsigned flags)
+static int thin_cat(const char *ph, size_t phlen, const char *cat, size_t n, unsigned flags)
 {
-	static const struct { const char *s; size_t n; } kept[] = {
-		{ "cpu_op", 6 }, { "cuda_runtime", 12 }, { "cuda_driver", 11 }, { "kernel", 6 },
-		{ "gpu_memcpy", 10 }, { "gpu_memset", 10 }, { "ac2g", 4 },
-	};
+	enum node_cat c = tree_nodes_cat(ph, phlen, cat, n);
 
-	if (!n)
+	if (!n || (c == NC_PYTHON && (flags & TREE_PYTHON)) || field_is(cat, n, "ac2g", 4))
 		return 0;
-	if (field_is(cat, n, "python_function", 15))
-		return !(flags & TREE_PYTHON);
-	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
-		if (field_is(cat, n, kept[i].s, kept[i].n))
-			return 0;
-	return !tree_nodes_annotation(cat, n);
+	return thin_kind(c, cat, n);
 }
 
 /*
@@ -762,9 +761,9 @@ static int spool_thin_uncut(struct seg *g, struct stream *s, const struct tree_c
 	/* no backslash in the row: each field's text is its value */
 	if (!g->t || !stream_peek_first(s, x->peek_cols, f, len))
 		return 0;
-	/* the segment's source; not metadata; a category that is thin */
+	/* the segment's source; a thin category the tree keeps nothing of */
 	if (!field_is(f[c->src], len[c->src], g->src, strlen(g->src)) ||
-	    field_is(f[c->ph], len[c->ph], "M", 1) || !thin_cat(f[c->cat], len[c->cat], flags))
+	    !thin_cat(f[c->ph], len[c->ph], f[c->cat], len[c->cat], flags))
 		return 0;
 	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++)
 		if (len[empty[i]])
@@ -859,7 +858,7 @@ static int sel_init(struct sel *x, const struct stream *s, const struct tree_col
 		/* the first nine (lean_columns) and those, all noted */
 		if (x->peek_cols < 9)
 			x->peek_cols = 9;
-		if (x->peek_cols > RAW_MAX - 1)
+		if (x->peek_cols > STREAM_PEEK_MAX)
 			x->peek_cols = 0;
 	}
 	x->split = !x->all && again;

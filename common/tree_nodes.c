@@ -72,14 +72,8 @@ static uint32_t intern_last(struct tree_nodes *ns, struct stream *s, int col,
 	const char *v = stream_field(s, col);
 	size_t n = stream_field_len(s, col);
 
-	if (m->have && m->len == n && !memcmp(m->text, v, n))
-		return m->id;
-	m->id = strpool_intern(ns->sp, v, n);
-	m->have = n < sizeof(m->text);
-	if (m->have) {
-		tl_memcpy(m->text, v, n);
-		m->len = n;
-	}
+	if (!text_memo_same(&m->text, v, n))
+		m->id = strpool_intern(ns->sp, v, n);
 	return m->id;
 }
 

@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "text_memo.h"
 
 enum node_cat {
 	NC_OTHER, NC_CPU_OP, NC_RUNTIME, NC_DRIVER, NC_PYTHON,
@@ -90,7 +91,7 @@ struct tree_nodes {
 	struct tree_nodes_memo { uint32_t pid, tid; const char *value; int have; } *meta_memo;
 	/* the last pid and tid text read and their ids: rows come a thread
 	 * at a time, so most need no lookup */
-	struct tree_nodes_text { char text[24]; size_t len; uint32_t id; int have; } last_pid, last_tid;
+	struct tree_nodes_text { struct text_memo text; uint32_t id; } last_pid, last_tid;
 	size_t bad_time;	/* GPU events with an impossible ts or dur, left out */
 	/* tl-nodes 2 */
 	uint32_t *kid_off, *kid, *root_order;
