@@ -138,6 +138,30 @@ static int one_top(struct cat *c, const char *name, unsigned src,
  * The bytes not yet consumed and more, in place: as refill, without
  * copying the file into the window.
  */
+static int refill(struct cat *c, struct cat_input *in, const char *name);
+
+/*
+ * An element longer than the inflating ring holds (CAT_INPUT_VIEW_FULL):
+ * its bytes so far into the window, the rest of the stream read into it.
+ */
+static int view_to_window(struct cat *c, struct cat_input *in, const char *name)
+{
+	size_t used = json_scan_consumed(&c->s);
+	size_t have = c->s.len - used;
+
+	if (c->cap < st_add(have, READ_MIN)) {
+		free(c->buf);
+		c->cap = st_add(have, READ_MIN);
+		c->buf = xmalloc(c->cap);
+	}
+	tl_memcpy(c->buf, c->s.buf + used, have);
+	c->len = have;
+	cat_input_unview(in, c->s.base + used + have);
+	json_scan_set_buf(&c->s, c->buf, c->len, 1);
+	c->view = 0;
+	return refill(c, in, name);
+}
+
 static int refill_view(struct cat *c, struct cat_input *in, const char *name)
 {
 	size_t used = json_scan_consumed(&c->s);
@@ -146,6 +170,8 @@ static int refill_view(struct cat *c, struct cat_input *in, const char *name)
 	const char *p;
 	ssize_t r = cat_input_view(in, from, st_add(have, READ_MIN), &p);
 
+	if (r == CAT_INPUT_VIEW_FULL)
+		return view_to_window(c, in, name);
 	if (r < 0) {
 		tl_warn("%s: byte %" PRIu64 ": %s", name, from + have, cat_input_error(in));
 		return -1;
@@ -396,7 +422,8 @@ static int events_stream(struct cat *c, struct cat_input *in, const char *name,
 
 	json_scan_init(&c->s);
 	/* a plain file is scanned where it lies: sniff's bytes are its first */
-	c->view = n->in_place = cat_input_viewable(in);
+	c->view = cat_input_viewable(in);
+	n->in_place = c->view == CAT_INPUT_FILE;
 	if (c->view)
 		json_scan_set_buf(&c->s, "", 0, 1);	/* nothing yet: refill_view maps */
 	else

@@ -59,6 +59,20 @@ ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n);
  */
 int cat_input_viewable(struct cat_input *in);
 ssize_t cat_input_view(struct cat_input *in, uint64_t off, size_t want, const char **p);
+/*
+ * A compressed stream (gzip, an archive member) may be viewable too: its
+ * bytes in the ring they are inflated into, where the ring can be mapped
+ * twice in a row so that it never wraps.  cat_input_viewable then says
+ * CAT_INPUT_RING (before the stream's first block is used up: sniffing
+ * its first bytes by cat_input_read is fine), and cat_input_view gives at
+ * most what the ring holds: CAT_INPUT_VIEW_FULL where want bytes do not
+ * fit and the stream goes on.  The caller then copies what it needs of
+ * the last view and reads on by cat_input_read, after cat_input_unview
+ * with the offset it reads on from (the end of what it copied).
+ */
+enum { CAT_INPUT_FILE = 1, CAT_INPUT_RING = 2 };
+#define CAT_INPUT_VIEW_FULL (-2)
+void cat_input_unview(struct cat_input *in, uint64_t off);
 /* The last error, without file name: "truncated gzip data" */
 const char *cat_input_error(const struct cat_input *in);
 /* "isa-l" or "zlib" when the current stream is gzip, else NULL. */
