@@ -21,7 +21,7 @@
 #define PEEK_SIZE (64u << 10)	/* bytes read to tell the format */
 #define ZIN_SIZE (256u << 10)	/* compressed bytes per read */
 #define NBLK 4			/* ring of inflated blocks */
-#define BLK_SIZE (1u << 20)
+#define BLK_SIZE (512u << 10)
 #define VIEW_SIZE (4u << 20)	/* bytes of a plain file mapped at a time */
 
 enum { K_PLAIN, K_GZIP, K_ARCHIVE };

@@ -7,7 +7,7 @@
 # those of the copying reader, which a block size that is not a multiple
 # of the page asks for (TL_CAT_PUMP_BLOCK, a test's knob: no mirror can
 # be mapped then): small blocks, so that the ring wraps round many times
-# and elements outgrow it, and the default 1 MiB ones.
+# and elements outgrow it, and the default 512 KiB ones.
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -15,10 +15,10 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 # both FILE [BLOCK]: tl-cat - <FILE in the mirrored ring (blocks of BLOCK
-# bytes, default 1 MiB) and copied (blocks of a page and one byte), each
+# bytes, default 512 KiB) and copied (blocks of a page and one byte), each
 # with its exit status and messages.
 both() {
-	blk=${2:-1048576}
+	blk=${2:-524288}
 	TL_CAT_PUMP_BLOCK=$blk tl-cat - <"$1" >ring.out 2>ring.err
 	echo "exit $?" >>ring.err
 	TL_CAT_PUMP_BLOCK=$((blk + 1)) tl-cat - <"$1" >copy.out 2>copy.err
