@@ -55,6 +55,16 @@ void hmap_put(struct hmap *h, uint64_t key, uint32_t val)
 	h->vals[i] = val;
 }
 
+void hmap_reserve(struct hmap *h, size_t n)
+{
+	size_t cap = h->cap ? h->cap : 16;
+
+	while (st_mult(st_add(h->n, n), 2) > cap)
+		cap = st_mult(cap, 2);
+	if (cap != h->cap)
+		rehash(h, cap);
+}
+
 int hmap_get(const struct hmap *h, uint64_t key, uint32_t *val)
 {
 	if (!h->cap)

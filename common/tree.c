@@ -389,6 +389,12 @@ int tree_add(struct tree *t, const struct tree_event *ev)
 
 static void pm_build(struct tree *t)
 {
+	size_t n = 0;
+
+	/* counted first: the map is filled once, at its final size */
+	for (size_t i = 0; i < t->nr; i++)
+		n += t->node[i].lk && !(t->node[i].flags & TN_NOTHREAD);
+	hmap_reserve(&t->pm, n);
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct tree_node *n = &t->node[i];
 

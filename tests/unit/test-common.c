@@ -138,6 +138,34 @@ static void test_hmap(void)
 	tap_ok(ok, "hmap: 200000 keys at strides 1 to 2^32 and at random, each found, no more");
 }
 
+/*
+ * hmap_reserve: room for n more keys, so that n puts do not grow the table
+ * (tl-tree's link map), keys already in kept; a reserve that fits changes
+ * nothing.
+ */
+static void test_hmap_reserve(void)
+{
+	struct hmap h = HMAP_INIT;
+	uint32_t v;
+	size_t cap;
+	int ok = 1;
+
+	for (uint32_t i = 1; i <= 100; i++)
+		hmap_put(&h, (uint64_t)i << 40 | i, i);
+	hmap_reserve(&h, 100000);
+	cap = h.cap;
+	ok = cap >= 2 * 100100 && cap < 4 * 100100;
+	for (uint32_t i = 101; i <= 100100; i++)
+		hmap_put(&h, (uint64_t)i << 40 | i, i);
+	ok = ok && h.cap == cap && h.n == 100100;
+	for (uint32_t i = 1; i <= 100100 && ok; i++)
+		ok = hmap_get(&h, (uint64_t)i << 40 | i, &v) && v == i;
+	hmap_reserve(&h, 10);
+	ok = ok && h.cap == cap;
+	hmap_release(&h);
+	tap_ok(ok, "hmap_reserve: 100000 more keys put without growing, the first 100 kept");
+}
+
 static void test_tsv(void)
 {
 	int fds[2];
@@ -228,6 +256,7 @@ int main(void)
 	test_repr();
 	test_strpool();
 	test_hmap();
+	test_hmap_reserve();
 	test_tsv();
 	test_path();
 	return tap_done();
