@@ -134,10 +134,6 @@ static int one_top(struct cat *c, const char *name, unsigned src,
 	return 0;
 }
 
-/*
- * The bytes not yet consumed and more, in place: as refill, without
- * copying the file into the window.
- */
 static int refill(struct cat *c, struct cat_input *in, const char *name);
 
 /*
@@ -162,6 +158,10 @@ static int view_to_window(struct cat *c, struct cat_input *in, const char *name)
 	return refill(c, in, name);
 }
 
+/*
+ * The bytes not yet consumed and more, in place: as refill, without
+ * copying the file (or the inflated bytes) into the window.
+ */
 static int refill_view(struct cat *c, struct cat_input *in, const char *name)
 {
 	size_t used = json_scan_consumed(&c->s);

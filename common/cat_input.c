@@ -633,6 +633,16 @@ static ssize_t pump_read(struct cat_input *in, char *buf, size_t n)
 	return p->done < 0 ? -1 : 0;
 }
 
+/* Give back the blocks wholly before stream byte off; under p->mu. */
+static void give_back_before(struct pump *p, uint64_t off)
+{
+	while (p->tail < p->head && (uint64_t)(p->tail + 1) * p->blk_size <= off) {
+		p->tail++;
+		p->roff = 0;
+		pthread_cond_broadcast(&p->cv);
+	}
+}
+
 /* The bytes filled so far, from the stream's byte 0; under p->mu. */
 static uint64_t pump_filled(const struct pump *p)
 {
@@ -652,11 +662,7 @@ static ssize_t pump_view(struct cat_input *in, uint64_t off, size_t want, const 
 	int done;
 
 	pthread_mutex_lock(&pp->mu);
-	while (pp->tail < pp->head && (uint64_t)(pp->tail + 1) * pp->blk_size <= off) {
-		pp->tail++;
-		pp->roff = 0;
-		pthread_cond_broadcast(&pp->cv);
-	}
+	give_back_before(pp, off);
 	cap = (uint64_t)(pp->tail + NBLK) * pp->blk_size;
 	while ((end = pump_filled(pp)) < target && end < cap && !pp->done)
 		pthread_cond_wait(&pp->cv, &pp->mu);
@@ -684,10 +690,7 @@ void cat_input_unview(struct cat_input *in, uint64_t off)
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);
-	while (p->tail < p->head && (uint64_t)(p->tail + 1) * p->blk_size <= off) {
-		p->tail++;
-		pthread_cond_broadcast(&p->cv);
-	}
+	give_back_before(p, off);
 	p->roff = (size_t)(off - (uint64_t)p->tail * p->blk_size);
 	pthread_mutex_unlock(&p->mu);
 }

@@ -387,19 +387,25 @@ int tree_add(struct tree *t, const struct tree_event *ev)
 
 /* ---- the (thread, link id) → event map ------------------------------- */
 
+/* Whether node n goes into the map: it has a link id and a thread. */
+static int pm_keyed(const struct tree_node *n)
+{
+	return n->lk && !(n->flags & TN_NOTHREAD);
+}
+
 static void pm_build(struct tree *t)
 {
-	size_t n = 0;
+	size_t keyed = 0;
 
 	/* counted first: the map is filled once, at its final size */
 	for (size_t i = 0; i < t->nr; i++)
-		n += t->node[i].lk && !(t->node[i].flags & TN_NOTHREAD);
-	hmap_reserve(&t->pm, n);
+		keyed += pm_keyed(&t->node[i]);
+	hmap_reserve(&t->pm, keyed);
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct tree_node *n = &t->node[i];
 
 		/* lk is never 0 here, so neither is the key (hmap reserves 0) */
-		if (n->lk && !(n->flags & TN_NOTHREAD))
+		if (pm_keyed(n))
 			hmap_put(&t->pm, (uint64_t)n->pidtid << 32 | n->lk, (uint32_t)i);
 	}
 }
