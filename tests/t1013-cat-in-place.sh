@@ -22,24 +22,12 @@ both() {
 	test_cmp pipe.out view.out && test_cmp pipe.err view.err
 }
 
-# gen.py FILE SIZE: a trace of small events padded with blanks to exactly
-# SIZE bytes, its last byte the closing brace.
-cat >gen.py <<-\PY
-import sys
-path, size = sys.argv[1], int(sys.argv[2])
-ev = '{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d.5,"dur":2}'
-body, n = [], 0
-while n < size - 200:
-    body.append(ev % (len(body), 1000 + 10 * len(body)))
-    n += len(body[-1]) + 1
-doc = '{"traceEvents":[' + ",".join(body) + "]"
-doc += " " * (size - len(doc) - 1) + "}"
-assert len(doc) == size
-open(path, "w").write(doc)
-PY
+# gen FILE SIZE [BIG]: a trace of small events padded with blanks to
+# exactly SIZE bytes (tests/tools/padded-trace.py).
+gen() { python3 "$TL_SRC/tests/tools/padded-trace.py" "$@"; }
 
 test_expect_success 'a file is read in place, a pipe is not (-v says which)' '
-	python3 gen.py p.json 5000 &&
+	gen p.json 5000 &&
 	tl-cat -v p.json >out 2>err &&
 	grep -q "^tl-cat: p.json: .* skipped; read in place$" err &&
 	tl-cat -v - <p.json >out 2>err &&
@@ -53,7 +41,7 @@ test_expect_success 'a file is read in place, a pipe is not (-v says which)' '
 
 test_expect_success 'files ending at, before and after a page boundary' '
 	for size in 4095 4096 4097 12288 65536 1048576 4194304 4194305; do
-		python3 gen.py p.json $size &&
+		gen p.json $size &&
 		both p.json || { echo "# size $size"; return 1; }
 		grep -q "^#end	" view.out || return 1
 	done
@@ -76,7 +64,7 @@ open(\"big.json\", \"w\").write(doc)
 '
 
 test_expect_success 'truncated at a page boundary: the same message, the same byte' '
-	python3 gen.py t.json 16384 &&
+	gen t.json 16384 &&
 	head -c 12288 t.json >cut.json &&
 	both cut.json &&
 	grep -q "byte 12288: truncated JSON" view.err
@@ -93,7 +81,7 @@ test_expect_success 'an empty file (read, not mapped) and a file of blanks: the 
 '
 
 test_expect_success 'stdin from a file at an offset: read from there, offsets from there' '
-	python3 gen.py p.json 100000 &&
+	gen p.json 100000 &&
 	{ printf "XXXXXXX"; cat p.json; } >prefixed.json &&
 	(dd bs=1 count=7 of=/dev/null status=none; tl-cat -) <prefixed.json >off.out 2>off.err &&
 	tl-cat - <p.json >p.out &&
@@ -105,7 +93,7 @@ test_expect_success 'stdin from a file at an offset: read from there, offsets fr
 '
 
 test_expect_success 'a file that shrinks while it is read: exit 1, where and why' '
-	python3 gen.py shrink.json 60000000 &&
+	gen shrink.json 60000000 &&
 	rm -f fifo &&
 	mkfifo fifo || return 1
 	{ tl-cat shrink.json >fifo 2>shrink.err; echo $? >rc; } &

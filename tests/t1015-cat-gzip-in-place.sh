@@ -26,28 +26,12 @@ both() {
 	test_cmp copy.out ring.out && test_cmp copy.err ring.err
 }
 
-# gen.py FILE SIZE [BIG]: a trace of small events padded with blanks to
-# exactly SIZE bytes; with BIG, every 50th event has an argument of BIG
-# bytes.
-cat >gen.py <<-\PY
-import sys
-path, size = sys.argv[1], int(sys.argv[2])
-big = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-ev = '{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d.5,"dur":2%s}'
-body, n = [], 0
-while n < size - 200 - big:
-    i = len(body)
-    arg = ',"args":{"s":"%s"}' % ("y" * big) if big and i % 50 == 7 else ""
-    body.append(ev % (i, 1000 + 10 * i, arg))
-    n += len(body[-1]) + 1
-doc = '{"traceEvents":[' + ",".join(body) + "]"
-doc += " " * (size - len(doc) - 1) + "}"
-assert len(doc) == size
-open(path, "w").write(doc)
-PY
+# gen FILE SIZE [BIG]: a trace of small events padded with blanks to
+# exactly SIZE bytes (tests/tools/padded-trace.py).
+gen() { python3 "$TL_SRC/tests/tools/padded-trace.py" "$@"; }
 
 test_expect_success 'the same rows as the plain file, not said to be read in place' '
-	python3 gen.py p.json 300000 &&
+	gen p.json 300000 &&
 	gzip -c p.json >p.json.gz &&
 	tl-cat - <p.json >plain.out &&
 	tl-cat -v - <p.json.gz >gz.out 2>gz.err &&
@@ -57,7 +41,7 @@ test_expect_success 'the same rows as the plain file, not said to be read in pla
 
 test_expect_success 'streams ending at, before and after a block boundary, the ring wrapping' '
 	for size in 4095 4096 4097 8192 16383 16384 16385 65537 300000; do
-		python3 gen.py s.json $size &&
+		gen s.json $size &&
 		gzip -c s.json >s.json.gz &&
 		both s.json.gz 4096 || { echo "# size $size"; return 1; }
 		grep -q "^#end	" ring.out || return 1
@@ -65,7 +49,7 @@ test_expect_success 'streams ending at, before and after a block boundary, the r
 '
 
 test_expect_success 'elements longer than the ring go on by copying' '
-	python3 gen.py b.json 400000 20000 &&
+	gen b.json 400000 20000 &&
 	gzip -c b.json >b.json.gz &&
 	both b.json.gz 4096 &&
 	tl-cat - <b.json >plain.out &&
@@ -90,7 +74,7 @@ open(\"big.json\", \"w\").write(doc)
 '
 
 test_expect_success 'truncated JSON and truncated gzip data: the same message, the same byte' '
-	python3 gen.py t.json 50000 &&
+	gen t.json 50000 &&
 	head -c 30000 t.json | gzip -c >cutjson.json.gz &&
 	both cutjson.json.gz 4096 &&
 	grep -q "byte 30000: truncated JSON" ring.err &&
@@ -103,13 +87,13 @@ test_expect_success 'truncated JSON and truncated gzip data: the same message, t
 '
 
 test_expect_success 'gzip members one after another, and archive members, in the ring' '
-	python3 gen.py a.json 30000 &&
+	gen a.json 30000 &&
 	head -c 15000 a.json | gzip -c >m.json.gz &&
 	tail -c +15001 a.json | gzip -c >>m.json.gz &&
 	both m.json.gz 4096 &&
 	tl-cat - <a.json >plain.out &&
 	test_cmp plain.out ring.out &&
-	python3 gen.py b.json 70000 &&
+	gen b.json 70000 &&
 	gzip -c b.json >b.json.gz &&
 	tar -cf ab.tar a.json b.json.gz &&
 	gzip -c ab.tar >ab.tar.gz &&
