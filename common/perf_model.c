@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hmap.h"
 #include "json.h"
 #include "perf_ops.h"
 #include "perf_model.h"
@@ -315,6 +316,75 @@ long pm_opt_int(struct pm_ctx *c, const char *key, long def)
 /* ---- params ---------------------------------------------------------- */
 
 /*
+ * pm_params_dict's texts by the params they were made from: one op's dict
+ * is asked for on each of its rows of unified_perf_summary, a training
+ * trace repeats its ops every iteration, and writing the dict (a repr a
+ * parameter) cost 4,000 instructions a row.  Keys and reprs are pm_text's
+ * (add_param makes every param), so equal pointers are equal texts; the
+ * memo goes with them in perf_model_free_texts, and stops growing at
+ * DICT_MAX dicts (a trace whose ops never repeat writes each one).
+ */
+enum { DICT_MAX = 1 << 15 };
+
+struct dict_memo {
+	const char **kr;	/* key, repr, key, repr, ... */
+	size_t n;
+	const char *text;
+};
+
+static struct hmap dict_index;	/* hash of the params -> dict + 1 */
+static struct dict_memo *dicts;
+static size_t ndicts, adicts;
+
+static uint64_t params_hash(const struct pm_result *r)
+{
+	uint64_t h = (uint64_t)r->nparam * UINT64_C(0x9e3779b97f4a7c15);
+
+	for (size_t i = 0; i < r->nparam; i++) {
+		h = (h ^ (uint64_t)(uintptr_t)r->param[i].key) * UINT64_C(0xbf58476d1ce4e5b9);
+		h = (h ^ (uint64_t)(uintptr_t)r->param[i].repr) * UINT64_C(0x94d049bb133111eb);
+		h ^= h >> 31;
+	}
+	return h ? h : 1;	/* hmap reserves key 0 */
+}
+
+static int params_same(const struct dict_memo *d, const struct pm_result *r)
+{
+	if (d->n != r->nparam)
+		return 0;
+	for (size_t i = 0; i < r->nparam; i++)
+		if (d->kr[2 * i] != r->param[i].key || d->kr[2 * i + 1] != r->param[i].repr)
+			return 0;
+	return 1;
+}
+
+static void dict_remember(uint64_t h, const struct pm_result *r, const char *text)
+{
+	struct dict_memo *d;
+
+	xgrow((void **)&dicts, &adicts, ndicts + 1, sizeof(*dicts));
+	d = &dicts[ndicts++];
+	d->n = r->nparam;
+	d->kr = xmalloc(st_mult(st_mult(r->nparam, 2), sizeof(*d->kr)));
+	for (size_t i = 0; i < r->nparam; i++) {
+		d->kr[2 * i] = r->param[i].key;
+		d->kr[2 * i + 1] = r->param[i].repr;
+	}
+	d->text = text;
+	hmap_put(&dict_index, h, (uint32_t)ndicts);
+}
+
+static void dict_forget(void)
+{
+	for (size_t i = 0; i < ndicts; i++)
+		free(dicts[i].kr);
+	free(dicts);
+	dicts = NULL;
+	ndicts = adicts = 0;
+	hmap_release(&dict_index);
+}
+
+/*
  * The param texts of every result: a sheet row holds several params and
  * a trace has a row per op, but the keys and shapes repeat, so each text
  * is stored once (tl-perf's largest allocation after the tree when they
@@ -331,6 +401,7 @@ const char *pm_text(const char *s)
 
 void perf_model_free_texts(void)
 {
+	dict_forget();
 	strpool_free(texts);
 	texts = NULL;
 }
@@ -430,13 +501,11 @@ char *pm_repr_ints(const int64_t *v, int n)
 	return sb_done(&b);
 }
 
-const char *pm_params_dict(const struct pm_result *r)
+static const char *dict_text(const struct pm_result *r)
 {
 	struct pystr b = { 0 };
 	const char *t;
 
-	if (!r->nparam)
-		return pm_text("None");
 	pystr_adds(&b, "{");
 	for (size_t i = 0; i < r->nparam; i++) {
 		if (i)
@@ -448,6 +517,26 @@ const char *pm_params_dict(const struct pm_result *r)
 	pystr_adds(&b, "}");
 	t = pm_text(b.buf ? b.buf : "");
 	pystr_release(&b);
+	return t;
+}
+
+const char *pm_params_dict(const struct pm_result *r)
+{
+	uint64_t h;
+	uint32_t at;
+	int found;
+	const char *t;
+
+	if (!r->nparam)
+		return pm_text("None");
+	h = params_hash(r);
+	found = hmap_get(&dict_index, h, &at);
+	if (found && params_same(&dicts[at - 1], r))
+		return dicts[at - 1].text;
+	t = dict_text(r);
+	/* a hash shared by two param lists: the second is written every time */
+	if (!found && ndicts < DICT_MAX)
+		dict_remember(h, r, t);
 	return t;
 }
 

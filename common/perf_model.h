@@ -89,8 +89,9 @@ const char *pm_text(const char *s);
 /* Frees the interned param texts; no result may be used afterwards. */
 void perf_model_free_texts(void);
 
-/* The perf_params cell of unified_perf_summary, "{'M': 141, 'bias': True}"
- * (malloc'd); "None" when the result has no params. */
+/* The perf_params cell of unified_perf_summary, "{'M': 141, 'bias': True}";
+ * "None" when the result has no params.  Remembered by its params' key and
+ * repr pointers, which must be pm_text's (perf_model_compute's are). */
 const char *pm_params_dict(const struct pm_result *r);	/* interned */
 
 #endif
