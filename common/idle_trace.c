@@ -100,24 +100,32 @@ const struct idle_wait *idle_trace_wait(const struct idle_trace *t, int64_t inde
 
 /*
  * A JSON number written with '.', 'e' or 'E' is a Python float.  The
- * fields are short (a pid, a time): a loop, not a strpbrk call.
+ * fields are short (a pid, a time): a loop, not a strpbrk call.  The
+ * first n bytes, up to a NUL: a field cut (NUL-terminated, n its length)
+ * or peeked in the row (ending at a tab, with no NUL in it).
  */
-static int is_float_literal(const char *s)
+static int is_float_text(const char *s, size_t n)
 {
-	for (; *s; s++)
-		if (*s == '.' || *s == 'e' || *s == 'E')
+	for (size_t i = 0; i < n && s[i]; i++)
+		if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
 			return 1;
 	return 0;
 }
 
-/* pandas' dtype of a pid/tid column from one more element's value. */
-static int value_kind(const char *s)
+static int is_float_literal(const char *s)
 {
-	if (!*s)
+	return is_float_text(s, SIZE_MAX);
+}
+
+/* pandas' dtype of a pid/tid column from one more element's value (n
+ * bytes, up to a NUL, as is_float_text reads). */
+static int value_kind(const char *s, size_t n)
+{
+	if (!n || !*s)
 		return IDLE_FLOAT;	/* missing: NaN */
 	if (*s == '"' || *s == 't' || *s == 'f' || *s == 'n')
 		return *s == 'n' ? IDLE_FLOAT : IDLE_OBJECT;
-	return is_float_literal(s) ? IDLE_FLOAT : IDLE_INT;
+	return is_float_text(s, n) ? IDLE_FLOAT : IDLE_INT;
 }
 
 /* value_kind of v (n bytes) into *kind, skipped for the last text again. */
@@ -129,7 +137,7 @@ static void note_kind(int *kind, struct text_memo *m, const char *v, size_t n)
 		return;		/* as general as it gets */
 	if (text_memo_same(m, v, n))
 		return;
-	k = value_kind(v);
+	k = value_kind(v, n);
 	if (k > *kind)
 		*kind = k;
 }
@@ -240,6 +248,39 @@ static void add_row(struct idle_set *set, struct idle_trace *t, struct pending *
 		read_wait(t, e.index, stream_field(s, c->args));
 	xgrow((void **)&t->ev, &t->alloc, t->n + 1, sizeof(*t->ev));
 	t->ev[t->n++] = e;
+}
+
+/*
+ * A "#dropped" row (tl-tree --lean: a python frame, flow or instant out of
+ * the tree; 1.9 M of the x20 bench trace's 2.6 M rows) read as add_row
+ * reads it, from its first nine fields as written (f, len: no backslash
+ * or NUL in them), without cutting it into all its columns: it has no
+ * correlation, stream, device or extra, so it is a plain CPU row, whose
+ * start is kept for the filter.  1 if so; 0 where add_row must read it
+ * (uid 0, a ProfilerStep).
+ */
+static int add_dropped(struct idle_trace *t, struct pending *p, const char *const *f,
+		       const size_t *len)
+{
+	const char *ts = f[7], *dur = f[8], *cat = f[3], *name = f[4];
+
+	if (f[0][0] < '1' || f[0][0] > '9' || idle_is_profiler_step(name, len[4]))
+		return 0;
+	if (!p->ts_float && (!len[7] || is_float_text(ts, len[7])))
+		p->ts_float = 1;
+	if (!p->dur_float && (!len[8] || is_float_text(dur, len[8])))
+		p->dur_float = 1;
+	note_kind(&p->pid_kind, &p->pid_last, f[5], len[5]);
+	note_kind(&p->tid_kind, &p->tid_last, f[6], len[6]);
+	if (!len[8] || !len[7] || !len[3] || (len[3] == 5 && !memcmp(cat, "Trace", 5)))
+		return 1;	/* dropna, or the "Trace" span */
+	if (!(len[4] == 10 && !memcmp(name, "Event Sync", 10)) &&
+	    !(len[4] == 12 && !memcmp(name, "Context Sync", 12)))
+		t->ncpu++;
+	xgrow((void **)&t->plain_ts, &t->plain_alloc, t->nplain + 1, sizeof(double));
+	/* num_strtod stops at the tab as at a cut field's NUL */
+	t->plain_ts[t->nplain++] = num_strtod(ts, NULL);
+	return 1;
 }
 
 /* round_down_time_stamps: ceil the start, floor the end. */
@@ -425,16 +466,45 @@ static int find_cols(struct stream *s, struct cols *c)
 }
 
 /*
- * The row's source number (strtoul's): rows come a source at a time, so
- * the last text's number *src holds again for the same text.
+ * The source number (strtoul's) of a row's src field v (n bytes, cut or
+ * peeked: strtoul stops at its NUL or tab): rows come a source at a time,
+ * so the last text's number *src holds again for the same text.
  */
-static unsigned src_of(struct text_memo *m, unsigned *src, struct stream *s, int col)
+static unsigned src_of(struct text_memo *m, unsigned *src, const char *v, size_t n)
 {
-	const char *v = stream_field(s, col);
-
-	if (!text_memo_same(m, v, stream_field_len(s, col)))
+	if (!text_memo_same(m, v, n))
 		*src = (unsigned)strtoul(v, NULL, 10);
 	return *src;
+}
+
+/* Whether a "#dropped" row's nine fields are the columns add_dropped
+ * reads, and those it does not give (empty) the ones add_row would. */
+static int dropped_layout(const struct cols *c)
+{
+	const int after[] = { c->corr, c->stream, c->device, c->args, c->extra };
+
+	if (c->uid != 0 || c->src != 1 || c->cat != 3 || c->name != 4 || c->pid != 5 ||
+	    c->tid != 6 || c->ts != 7 || c->dur != 8)
+		return 0;
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++)
+		if (after[i] >= 0 && after[i] < 9)
+			return 0;
+	return 1;
+}
+
+/* A "#dropped" row by add_dropped, uncut: 1 if read so. */
+static int read_dropped(struct idle_set *set, struct stream *s, struct reading *rd, size_t nrd,
+			struct text_memo *src_last, unsigned *src)
+{
+	const char *f[9];
+	size_t len[9];
+	struct reading *r;
+
+	if (!stream_peek_first(s, 9, f, len) ||
+	    memchr(f[0], '\0', (size_t)(f[8] + len[8] - f[0])))
+		return 0;
+	r = reading_of(rd, nrd, src_of(src_last, src, f[1], len[1]));
+	return r && !r->ended && add_dropped(&set->t[r->ti], &r->p, f, len);
 }
 
 int idle_set_read(struct idle_set *set, const char *path)
@@ -445,7 +515,7 @@ int idle_set_read(struct idle_set *set, const char *path)
 	struct cols c;
 	struct text_memo src_last = { { 0 }, 0, 0 };
 	unsigned src = 0;
-	int k, rval = 0;
+	int k, fast, rval = 0;
 
 	if (!s)
 		return -1;
@@ -453,6 +523,7 @@ int idle_set_read(struct idle_set *set, const char *path)
 		stream_close(s);
 		return -1;
 	}
+	fast = dropped_layout(&c);
 	/*
 	 * The breakdowns read a "#dropped" row's first columns only (it has
 	 * no correlation or stream: tl-tree --lean); the critical path reads
@@ -468,11 +539,15 @@ int idle_set_read(struct idle_set *set, const char *path)
 			}
 			continue;
 		}
+		if (k == STREAM_DROPPED && fast &&
+		    read_dropped(set, s, rd, nrd, &src_last, &src))
+			continue;
 		if (k == STREAM_DROPPED && stream_cut(s) < 0) {
 			rval = -1;
 			break;
 		}
-		r = reading_of(rd, nrd, src_of(&src_last, &src, s, c.src));
+		r = reading_of(rd, nrd, src_of(&src_last, &src, stream_field(s, c.src),
+						stream_field_len(s, c.src)));
 		if (!r || r->ended) {
 			tl_warn("%s:%ld: row of source %s outside its #source ... #end",
 				stream_name(s), stream_lineno(s), stream_field(s, c.src));

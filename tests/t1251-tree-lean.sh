@@ -211,6 +211,72 @@ test_expect_success 'a cat with an escape keeps its row whole; the readers agree
 	diff -r esc.full esc.lean
 '
 
+# tl-idle reads most "#dropped" rows from their nine fields as written,
+# without cutting them; those its breakdowns read otherwise go the long
+# way.  Cut rows here: uid 0, a ProfilerStep, "Event Sync" and "Context
+# Sync" (not counted as CPU rows), a float pid and a quoted tid (the
+# columns' kinds), float times, no ts or dur (dropped; optional), the
+# "Trace" span, an instant (optional); the launches, their kernels and the
+# step's annotation are kept.  Its tables from the lean stream must be
+# those from the full one; without the rows that lack a time, the cut
+# frame's float ts, or its float dur, alone makes the time columns floats,
+# so the tables differ from those of the same trace with both integers
+# (the cut row's kinds are read, not skipped).
+idle_edge() {	# idle_edge ROW8_TS ROW8_DUR [untimed]: the event stream
+	h=$(sed -n 2p "$R/rules.ev")
+	row() { printf "%s\t0\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t%s\t\t\t%s\t%s\t\t\t\t\t{}\t\n" "$@"; }
+	printf "#tl-events 1\n%s\n#source\t0\tedge.json\n" "$h"
+	n=0
+	while read -r ph cat name pid tid ts dur corr stream device; do
+		[ "$ts" = - ] && ts=
+		[ "$dur" = - ] && dur=
+		[ "$corr" = - ] && corr=
+		[ "$stream" = - ] && stream=
+		[ "$device" = - ] && device=
+		row $n "$ph" "$cat" "$(echo "$name" | tr _ " ")" "$pid" "$tid" "$ts" "$dur" \
+			"$corr" "$stream" "$device"
+		n=$((n + 1))
+	done <<-EOF
+	X python_function f.py(1):_a 1 1 0 50 - - -
+	X user_annotation ProfilerStep#1 1 1 0 100 - - -
+	X cpu_op aten::mm 1 1 10 30 - - -
+	X cuda_runtime cudaLaunchKernel 1 1 12 5 7 - -
+	X kernel gemm 0 7 20 10 7 7 0
+	X python_function ProfilerStep#2 1 1 40 5 - - -
+	X python_function Event_Sync 1 1 41 1 - - -
+	X python_function Context_Sync 1 1 42 1 - - -
+	X python_function g.py(2):_b 1.5 "t" $1 $2 - - -
+	X Trace Trace 1 1 0 200 - - -
+	X cpu_op aten::add 1 1 60 30 - - -
+	X cuda_runtime cudaLaunchKernel 1 1 62 5 8 - -
+	X kernel add 0 7 70 10 8 7 0
+	EOF
+	if [ -n "${3:-}" ]; then
+		row $n X python_function "h.py(3): c" 1 1 "" "" "" "" ""
+		row $((n + 1)) i cpu_instant_event "[memory]" 1 1 44 "" "" "" ""
+		n=$((n + 2))
+	fi
+	printf "#end\t0\t%s\t0\n" $n
+}
+test_expect_success 'tl-idle on "#dropped" rows read uncut: the edge rows' '
+	for v in "43.5 2.25 untimed" "43.5 2" "43 2.25" "43 2"; do
+		idle_edge $v >idle-edge.ev &&
+		tl-tree idle-edge.ev >full &&
+		tl-tree --lean idle-edge.ev >lean &&
+		case $v in *untimed) cut=8 ;; *) cut=6 ;; esac &&
+		test "$(grep -c "^#dropped" lean)" = $cut &&
+		rm -rf idle.full idle.lean &&
+		tl-idle -o idle.full full 2>idle.full.err &&
+		tl-idle -o idle.lean lean 2>idle.lean.err &&
+		diff -r idle.full idle.lean &&
+		test_cmp idle.full.err idle.lean.err &&
+		rm -rf "idle.$v" && mv idle.lean "idle.$v" || return 1
+	done &&
+	test -s "idle.43 2/temporal_breakdown.csv" &&
+	! diff -r "idle.43.5 2" "idle.43 2" >/dev/null &&
+	! diff -r "idle.43 2.25" "idle.43 2" >/dev/null
+'
+
 test_expect_success 'programs that need every row refuse a lean stream' '
 	tl-tree --lean "$R/rules.ev" >lean &&
 	test_must_fail tl-diff -o d lean lean 2>err &&
