@@ -44,6 +44,11 @@ void hmap_put(struct hmap *h, uint64_t key, uint32_t val)
 {
 	size_t i;
 
+	if (!key) {
+		h->has_zero = 1;
+		h->zero_val = val;
+		return;
+	}
 	if ((h->n + 1) * 2 > h->cap)
 		rehash(h, h->cap ? h->cap * 2 : 16);
 	for (i = slot_of(key, h->cap); h->keys[i] && h->keys[i] != key; i = (i + 1) & (h->cap - 1))
@@ -67,6 +72,11 @@ void hmap_reserve(struct hmap *h, size_t n)
 
 int hmap_get(const struct hmap *h, uint64_t key, uint32_t *val)
 {
+	if (!key) {
+		if (h->has_zero && val)
+			*val = h->zero_val;
+		return h->has_zero;
+	}
 	if (!h->cap)
 		return 0;
 	for (size_t i = slot_of(key, h->cap); h->keys[i]; i = (i + 1) & (h->cap - 1))
@@ -83,6 +93,7 @@ void hmap_clear(struct hmap *h)
 	if (h->n)
 		memset(h->keys, 0, h->cap * sizeof(*h->keys));
 	h->n = 0;
+	h->has_zero = 0;
 }
 
 void hmap_release(struct hmap *h)
@@ -92,4 +103,5 @@ void hmap_release(struct hmap *h)
 	h->keys = NULL;
 	h->vals = NULL;
 	h->cap = h->n = 0;
+	h->has_zero = 0;
 }

@@ -345,7 +345,7 @@ static uint64_t params_hash(const struct pm_result *r)
 		h = (h ^ (uint64_t)(uintptr_t)r->param[i].repr) * UINT64_C(0x94d049bb133111eb);
 		h ^= h >> 31;
 	}
-	return h ? h : 1;	/* hmap reserves key 0 */
+	return h;
 }
 
 static int params_same(const struct dict_memo *d, const struct pm_result *r)

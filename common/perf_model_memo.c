@@ -55,7 +55,7 @@ static uint64_t hash_of(const void *const *key, const char *const *kern, size_t 
 		h = mix(h, (uint64_t)(uintptr_t)key[i]);
 	for (size_t i = 0; i < nk; i++)
 		h = mix(h, (uint64_t)(uintptr_t)kern[i]);
-	return h ? h : 1;	/* hmap reserves key 0 */
+	return h;
 }
 
 static int same(const struct memo_ent *m, const void *const *key, const char *const *kern,

@@ -404,7 +404,6 @@ static void pm_build(struct tree *t)
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct tree_node *n = &t->node[i];
 
-		/* lk is never 0 here, so neither is the key (hmap reserves 0) */
 		if (pm_keyed(n))
 			hmap_put(&t->pm, (uint64_t)n->pidtid << 32 | n->lk, (uint32_t)i);
 	}

@@ -166,6 +166,26 @@ static void test_hmap_reserve(void)
 	tap_ok(ok, "hmap_reserve: 100000 more keys put without growing, the first 100 kept");
 }
 
+/* key 0 (an int64 key of INT64_MIN with its sign bit flipped) is a key like any */
+static void test_hmap_zero(void)
+{
+	struct hmap h = HMAP_INIT;
+	uint32_t v = 7;
+	int ok = !hmap_get(&h, 0, &v) && v == 7;
+
+	hmap_put(&h, 0, 5);
+	hmap_put(&h, 1, 6);
+	ok = ok && hmap_get(&h, 0, &v) && v == 5 && hmap_get(&h, 1, &v) && v == 6;
+	hmap_put(&h, 0, 9);
+	ok = ok && hmap_get(&h, 0, &v) && v == 9 && h.n == 1;
+	hmap_clear(&h);
+	ok = ok && !hmap_get(&h, 0, &v) && !hmap_get(&h, 1, &v);
+	hmap_put(&h, 0, 3);
+	hmap_release(&h);
+	ok = ok && !hmap_get(&h, 0, &v);
+	tap_ok(ok, "hmap: key 0 is put, found, replaced, cleared and released like any key");
+}
+
 static void test_tsv(void)
 {
 	int fds[2];
@@ -256,6 +276,7 @@ int main(void)
 	test_repr();
 	test_strpool();
 	test_hmap();
+	test_hmap_zero();
 	test_hmap_reserve();
 	test_tsv();
 	test_path();
