@@ -30,24 +30,21 @@ static void classify_portable(const unsigned char *b, struct json_block *k)
 	for (int i = 0; i < JSON_BLOCK; i++) {
 		unsigned char c = b[i];
 		uint64_t bit = (uint64_t)1 << i;
+		int ws = c == ' ' || c == '\t' || c == '\n' || c == '\r';
 
 		if (c == '"')
 			k->quote |= bit;
-		else if (c == '\\')
-			k->bslash |= bit;
-		else if (c == '{' || c == '[')
-			k->open |= bit;
-		else if (c == '}' || c == ']')
-			k->close |= bit;
-		else if (c == ',' || c == ':')
-			k->punct |= bit;
-		else if (c == ' ')
+		if (ws)
 			k->ws |= bit;
-		if (c < 0x20) {
+		if (c == '{' || c == '[' || c == '}' || c == ']')
+			k->bracket |= bit;
+		if (ws || c == '"' || c == '{' || c == '[' || c == '}' || c == ']' ||
+		    c == ',' || c == ':')
+			k->syntax |= bit;
+		if (c < 0x20)
 			k->ctl |= bit;
-			if (c == '\t' || c == '\n' || c == '\r')
-				k->ws |= bit;
-		}
+		if (c == '\\' || (c < 0x20 && !ws))
+			k->bad |= bit;
 	}
 }
 
@@ -104,6 +101,7 @@ static void classify_sse2(const unsigned char *b, struct json_block *k)
 	for (int c = 0; c < JSON_BLOCK / 16; c++) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(b + 16 * c));
 		__m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		__m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
 		__m128i ws = _mm_or_si128(
 			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
 				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
@@ -111,17 +109,21 @@ static void classify_sse2(const unsigned char *b, struct json_block *k)
 				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
 		__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)),
 					     _mm_set1_epi8(0x1f));
+		__m128i bracket = _mm_or_si128(_mm_cmpeq_epi8(low, _mm_set1_epi8('{')),
+					       _mm_cmpeq_epi8(low, _mm_set1_epi8('}')));
 		__m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
 					     _mm_cmpeq_epi8(v, _mm_set1_epi8(':')));
+		__m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+					   _mm_andnot_si128(ws, ctl));
 		int sh = 16 * c;
 
-		k->quote |= mask16(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << sh;
-		k->bslash |= mask16(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))) << sh;
+		k->quote |= mask16(quote) << sh;
 		k->ws |= mask16(ws) << sh;
+		k->bracket |= mask16(bracket) << sh;
+		k->syntax |= mask16(_mm_or_si128(_mm_or_si128(ws, quote),
+						 _mm_or_si128(bracket, punct))) << sh;
 		k->ctl |= mask16(ctl) << sh;
-		k->open |= mask16(_mm_cmpeq_epi8(low, _mm_set1_epi8('{'))) << sh;
-		k->close |= mask16(_mm_cmpeq_epi8(low, _mm_set1_epi8('}'))) << sh;
-		k->punct |= mask16(punct) << sh;
+		k->bad |= mask16(bad) << sh;
 	}
 }
 #endif
@@ -139,6 +141,32 @@ __attribute__((target(JSON_BLOCK_AVX2_TARGET)))
 static size_t compact_avx2(char *o, const unsigned char *b, uint64_t keep)
 {
 	return json_block_compact_avx2(o, b, keep);
+}
+
+struct json_block_avx2_k json_block_avx2_k;
+
+static void avx2_k_init(void)
+{
+	struct json_block_avx2_k *K = &json_block_avx2_k;
+
+	memset(K->quote, '"', 32);
+	memset(K->bslash, '\\', 32);
+	memset(K->c1f, 0x1f, 32);
+	memset(K->c20, 0x20, 32);
+	memset(K->lbrace, '{', 32);
+	memset(K->rbrace, '}', 32);
+	memset(K->comma, ',', 32);
+	memset(K->colon, ':', 32);
+	/* each lane's table: the white space byte with the index as its low
+	 * nibble, else 0xff, which no byte below 0x80 is (those from 0x80
+	 * look up 0) */
+	memset(K->ws_tab, 0xff, 32);
+	for (int lane = 0; lane < 32; lane += 16) {
+		K->ws_tab[lane + 0] = ' ';
+		K->ws_tab[lane + '\t'] = '\t';
+		K->ws_tab[lane + '\n'] = '\n';
+		K->ws_tab[lane + '\r'] = '\r';
+	}
 }
 
 static void pack_init(void)
@@ -208,6 +236,7 @@ int json_block_use(int p)
 		if (!have_avx2())
 			return -1;
 		pack_init();
+		avx2_k_init();
 		classify = classify_avx2;
 		compact = compact_avx2;
 		pack_bits = pack_pext;

@@ -31,12 +31,11 @@ enum {
 
 struct json_block {
 	uint64_t quote;		/* '"' */
-	uint64_t bslash;	/* '\\' */
 	uint64_t ws;		/* ' ', '\t', '\n', '\r' */
+	uint64_t bracket;	/* '{', '[', '}' or ']' (an opening one has bit 1 set) */
+	uint64_t syntax;	/* not a primitive's byte: ws, quotes, brackets, ',' ':' */
 	uint64_t ctl;		/* bytes below 0x20 */
-	uint64_t open;		/* '{' or '[' */
-	uint64_t close;		/* '}' or ']' */
-	uint64_t punct;		/* ',' or ':' */
+	uint64_t bad;		/* '\\' or a byte below 0x20 that is not white space */
 };
 
 /*
@@ -87,32 +86,76 @@ static inline uint64_t json_block_mask32(__m256i m)
 	return (uint64_t)(uint32_t)_mm256_movemask_epi8(m);
 }
 
+/*
+ * The constants of json_block_classify_avx2, in memory (filled when the
+ * path is chosen): the compares take them as operands, where constants
+ * made in registers were made again for every block (the scanner's loop
+ * calls out, and calls clobber the vector registers).
+ */
+struct json_block_avx2_k {
+	unsigned char quote[32], bslash[32], c1f[32], c20[32], lbrace[32], rbrace[32];
+	unsigned char comma[32], colon[32], ws_tab[32];
+} __attribute__((aligned(32)));
+extern struct json_block_avx2_k json_block_avx2_k;
+
+__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
+static inline __m256i json_block_k32(const unsigned char *k)
+{
+	return _mm256_load_si256((const __m256i *)(const void *)k);
+}
+
+/* The classes of 32 bytes, as byte masks. */
+struct json_block_half {
+	__m256i quote, ws, bracket, syntax, ctl, bad;
+};
+
+/*
+ * White space by one lookup: the table holds, at each low nibble, the
+ * white space byte with that nibble (' ' 0x20, '\t' 0x09, '\n' 0x0a,
+ * '\r' 0x0d) and elsewhere 0xff; a byte is white space when the lookup
+ * gives it back (a byte with its top bit set looks up 0).
+ */
+__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
+static inline void json_block_half_avx2(const unsigned char *b, struct json_block_half *h)
+{
+	const struct json_block_avx2_k *K = &json_block_avx2_k;
+	__m256i v = _mm256_loadu_si256((const __m256i *)b);
+	__m256i c1f = json_block_k32(K->c1f);
+	__m256i low = _mm256_or_si256(v, json_block_k32(K->c20));
+	__m256i punct = _mm256_or_si256(_mm256_cmpeq_epi8(v, json_block_k32(K->comma)),
+					_mm256_cmpeq_epi8(v, json_block_k32(K->colon)));
+
+	h->quote = _mm256_cmpeq_epi8(v, json_block_k32(K->quote));
+	h->ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(json_block_k32(K->ws_tab), v), v);
+	h->ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, c1f), c1f);
+	h->bad = _mm256_or_si256(_mm256_cmpeq_epi8(v, json_block_k32(K->bslash)),
+				 _mm256_andnot_si256(h->ws, h->ctl));
+	h->bracket = _mm256_or_si256(_mm256_cmpeq_epi8(low, json_block_k32(K->lbrace)),
+				     _mm256_cmpeq_epi8(low, json_block_k32(K->rbrace)));
+	h->syntax = _mm256_or_si256(_mm256_or_si256(h->ws, h->quote),
+				    _mm256_or_si256(h->bracket, punct));
+}
+
+/* The masks of two halves' byte masks. */
+__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
+static inline uint64_t json_block_mask64(__m256i lo, __m256i hi)
+{
+	return json_block_mask32(lo) | json_block_mask32(hi) << 32;
+}
+
 __attribute__((target(JSON_BLOCK_AVX2_TARGET)))
 static inline void json_block_classify_avx2(const unsigned char *b, struct json_block *k)
 {
-	k->quote = k->bslash = k->ws = k->ctl = k->open = k->close = k->punct = 0;
-	for (int c = 0; c < JSON_BLOCK / 32; c++) {
-		__m256i v = _mm256_loadu_si256((const __m256i *)(b + 32 * c));
-		__m256i low = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-		__m256i ws = _mm256_or_si256(
-			_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
-					_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))),
-			_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t')),
-					_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
-		__m256i ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0x1f)),
-						_mm256_set1_epi8(0x1f));
-		__m256i punct = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(',')),
-						_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')));
-		int sh = 32 * c;
+	struct json_block_half l, h;
 
-		k->quote |= json_block_mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'))) << sh;
-		k->bslash |= json_block_mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))) << sh;
-		k->ws |= json_block_mask32(ws) << sh;
-		k->ctl |= json_block_mask32(ctl) << sh;
-		k->open |= json_block_mask32(_mm256_cmpeq_epi8(low, _mm256_set1_epi8('{'))) << sh;
-		k->close |= json_block_mask32(_mm256_cmpeq_epi8(low, _mm256_set1_epi8('}'))) << sh;
-		k->punct |= json_block_mask32(punct) << sh;
-	}
+	json_block_half_avx2(b, &l);
+	json_block_half_avx2(b + 32, &h);
+	k->quote = json_block_mask64(l.quote, h.quote);
+	k->ws = json_block_mask64(l.ws, h.ws);
+	k->bracket = json_block_mask64(l.bracket, h.bracket);
+	k->syntax = json_block_mask64(l.syntax, h.syntax);
+	k->ctl = json_block_mask64(l.ctl, h.ctl);
+	k->bad = json_block_mask64(l.bad, h.bad);
 }
 
 /* Eight bytes at a time: one shuffle packs the kept ones. */
@@ -121,6 +164,7 @@ static inline size_t json_block_compact_avx2(char *o, const unsigned char *b, ui
 {
 	size_t m = 0;
 
+#pragma GCC unroll 8
 	for (int l = 0; l < JSON_BLOCK / 8; l++) {
 		unsigned mb = (unsigned)(keep >> (8 * l)) & 0xff;
 		__m128i x = _mm_loadl_epi64((const __m128i *)(b + 8 * l));
@@ -166,13 +210,13 @@ static inline void json_block_classify_avx512(const unsigned char *b, struct jso
 	__m512i low = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
 
 	k->quote = json_block_eq512(v, '"');
-	k->bslash = json_block_eq512(v, '\\');
 	k->ws = json_block_eq512(v, ' ') | json_block_eq512(v, '\n') |
 		json_block_eq512(v, '\t') | json_block_eq512(v, '\r');
+	k->bracket = json_block_eq512(low, '{') | json_block_eq512(low, '}');
+	k->syntax = k->ws | k->quote | k->bracket | json_block_eq512(v, ',') |
+		    json_block_eq512(v, ':');
 	k->ctl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
-	k->open = json_block_eq512(low, '{');
-	k->close = json_block_eq512(low, '}');
-	k->punct = json_block_eq512(v, ',') | json_block_eq512(v, ':');
+	k->bad = json_block_eq512(v, '\\') | (k->ctl & ~k->ws);
 }
 
 __attribute__((target(JSON_BLOCK_AVX512_TARGET)))

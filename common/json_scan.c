@@ -463,22 +463,22 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 
 	__builtin_prefetch(b + PREFETCH_AHEAD);
 	block_classify(path, b, &k);
-	if (k.bslash)
+	if (k.bad)
 		return 2;
 	in = block_prefix_xor(path, k.quote) ^ (s->in_str ? ~(uint64_t)0 : 0);
-	if ((k.ctl & in) | (k.ctl & ~k.ws))
+	if (k.ctl & in)
 		return 2;
 	ws = k.ws & ~in;
 	if (*mp && !s->in_str && prim_byte[(unsigned char)s->out[*mp - 1]])
 		first = is_ws((char)b[-1]) ? 2 : 1;
-	if (blank_kept(ws, ~k.ws & ~k.quote & ~k.open & ~k.close & ~k.punct & ~in, first))
+	if (blank_kept(ws, ~k.syntax & ~in, first))
 		return 2;
-	brackets = (k.open | k.close) & ~in;
+	brackets = k.bracket & ~in;
 	while (brackets) {
 		unsigned i = (unsigned)__builtin_ctzll(brackets);
 
 		brackets &= brackets - 1;
-		if (k.open >> i & 1) {
+		if (b[i] & 2) {	/* '{' and '[' have it, '}' and ']' not */
 			push(s, (char)b[i], p + i);
 			continue;
 		}
@@ -517,17 +517,25 @@ static void set_space(struct json_scan *s, size_t p, size_t m)
 static ALWAYS_INLINE int scan_blocks(struct json_scan *s, int path, size_t *pp, size_t *mp,
 				     size_t n)
 {
+	/* in registers: the out-of-line call gets copies */
+	size_t p = *pp, m = *mp, bp, bm;
 	int r = 0;
 
-	while (*pp + JSON_BLOCK <= n) {
-		r = scan_block(s, path, pp, mp);
+	while (p + JSON_BLOCK <= n) {
+		r = scan_block(s, path, &p, &m);
 		if (r == 2) {
-			set_space(s, *pp, *mp);
-			r = scan_bytes(s, pp, mp, *pp + JSON_BLOCK);
+			set_space(s, p, m);
+			bp = p;
+			bm = m;
+			r = scan_bytes(s, &bp, &bm, p + JSON_BLOCK);
+			p = bp;
+			m = bm;
 		}
 		if (r != 0)
 			break;
 	}
+	*pp = p;
+	*mp = m;
 	return r;
 }
 
