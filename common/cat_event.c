@@ -254,7 +254,7 @@ static inline const struct key *lookup(struct cat_event_out *w, const struct jso
  * its first byte: a string's is its quote, a container's its bracket, and
  * the other values are numbers or literals (the text is valid JSON).
  */
-static int text_takes(const char *text, size_t b, size_t e, int take)
+static inline int text_takes(const char *text, size_t b, size_t e, int take)
 {
 	char c = text[b];
 	int prim = c != '"' && c != '{' && c != '[';

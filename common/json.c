@@ -648,11 +648,36 @@ static size_t fast_decimal(const char *s)
  * and letter bytes is taken exactly when json_literal_ok takes all of it.
  * (0 is never an end here: the root, at 0, is an object or an array.)
  */
-static size_t fast_prim(const char *s, size_t len, size_t p)
+static inline __attribute__((always_inline)) size_t
+fast_prim(const char *s, size_t len, size_t p)
 {
 	size_t e;
 
 	if (s[p] == '-' || (s[p] >= '0' && s[p] <= '9')) {	/* most are numbers */
+		/*
+		 * Most of those are short integers (ids, pids, counts): their
+		 * digits as a run of the eight bytes from the first (the text's
+		 * slack makes them readable), the first byte from the start
+		 * that is not a digit being the lowest with its top bit set in
+		 * (t + 0x76) | t; an integer is that run when , ] or } ends
+		 * it (the caller checks that this is before len).
+		 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		size_t i = p + (s[p] == '-');
+		uint64_t x, t, stop;
+
+		tl_memcpy(&x, s + i, 8);
+		t = x ^ 0x3030303030303030u;
+		stop = ((t + 0x7676767676767676u) | t) & 0x8080808080808080u;
+		if (stop) {
+			size_t n = (size_t)__builtin_ctzll(stop) / 8;
+
+			e = i + n;
+			if (n && (s[i] != '0' || n == 1) &&
+			    (s[e] == ',' || s[e] == '}' || s[e] == ']'))
+				return e;
+		}
+#endif
 #ifdef __SSE2__
 		if ((e = fast_decimal(s + p)) != 0)
 			return p + e;
@@ -778,8 +803,8 @@ static inline int is_obj(const uint64_t *obj, unsigned i)
  * set: the i-th open one is an object), to JSON_MAX_DEPTH, which json_scan
  * already refused beyond.
  */
-size_t json_compact_value_end(const char *s, size_t len, const uint64_t *q, size_t p,
-			      unsigned depth)
+size_t json_compact_container_end(const char *s, size_t len, const uint64_t *q, size_t p,
+				  unsigned depth)
 {
 	uint64_t obj[JSON_MAX_DEPTH / 64 + 1];
 	unsigned d = 0;
@@ -838,6 +863,11 @@ key:
 		return 0;
 	p++;
 	goto value;
+}
+
+size_t json_compact_prim_end(const char *s, size_t len, size_t p)
+{
+	return prim_end(s, len, p);
 }
 
 static int fast_tokens(struct json *j, const char *s, size_t len, const uint64_t *q)

@@ -157,13 +157,36 @@ static inline long json_quote_next(const uint64_t *quotes, size_t len, size_t p)
 }
 
 /*
+ * The end (one past it) of the literal or number at text[p] when , ] or }
+ * follows it before len; else 0.
+ */
+size_t json_compact_prim_end(const char *text, size_t len, size_t p);
+
+/* json_compact_value_end's way for an object or array. */
+size_t json_compact_container_end(const char *text, size_t len, const uint64_t *quotes,
+				  size_t p, unsigned depth);
+
+/*
  * The end (one past it) of the value that starts at text[p], inside depth
  * open containers: a string, a literal or number followed by , ] or }, or
  * a whole object or array; 0 where the tokeniser would refuse it.  What
- * follows a string or container is the caller's to check.
+ * follows a string or container is the caller's to check.  Inline: most
+ * values are strings and numbers, and the container walk's frame cost as
+ * much as finding their ends.
  */
-size_t json_compact_value_end(const char *text, size_t len, const uint64_t *quotes,
-			      size_t p, unsigned depth);
+static inline size_t json_compact_value_end(const char *text, size_t len,
+					    const uint64_t *quotes, size_t p, unsigned depth)
+{
+	long e;
+
+	if (text[p] == '"') {
+		e = json_quote_next(quotes, len, p + 1);
+		return e < 0 ? 0 : (size_t)e + 1;
+	}
+	if (text[p] != '{' && text[p] != '[')
+		return json_compact_prim_end(text, len, p);
+	return json_compact_container_end(text, len, quotes, p, depth);
+}
 
 /* json_skip's walk for a container without its next index (not closed). */
 unsigned json_skip_open(const struct json *j, unsigned i);
