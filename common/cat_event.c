@@ -659,47 +659,14 @@ static int walk_event(struct cat_event_out *w, const char *text, size_t len, con
 	return r < 0 || p != len ? -1 : 0;
 }
 
-/*
- * Whether the ts or dur s[0..n), a JSON number with JSON_TEXT_SLACK
- * readable bytes after it, is one that cat_number has nothing to say about
- * (no sign, no exponent, and a point or at most 15 digits, which 2^53
- * exceeds), told without its call: every event has one or two.  0 where
- * cat_number_value must look.
- */
-static inline int plain_time(const char *s, size_t n)
-{
-#ifdef __SSE2__
-	if (n == 0 || n > 32 || s[0] == '-')
-		return 0;
-	__m128i a = _mm_loadu_si128((const __m128i *)s);
-	__m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
-	__m128i e = _mm_set1_epi8('e'), x = _mm_set1_epi8(0x20), dot = _mm_set1_epi8('.');
-	uint32_t live = n == 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1;
-	uint32_t exp = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(a, x), e)) |
-		       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(b, x), e)) << 16;
-	uint32_t point = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, dot)) |
-			 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, dot)) << 16;
-
-	return !(exp & live) && ((point & live) || n <= 15);
-#else
-	(void)s;
-	(void)n;
-	return 0;
-#endif
-}
-
 int cat_event_row_text(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
 		       size_t len, const uint64_t *quotes, struct cat_number *cn)
 {
 	if (w->ndjson || !quotes || walk_event(w, text, len, quotes) < 0 ||
 	    row_raw(w, src, uid, text, len) < 0)
 		return -1;
-	for (int i = 0; cn && i < w->nnum; i++) {
-		const char *v = text + w->num[i].b;
-		size_t n = w->num[i].e - w->num[i].b;
-
-		if (!plain_time(v, n))
-			cat_number_value(cn, uid, w->num[i].is_dur, v, n);
-	}
+	for (int i = 0; cn && i < w->nnum; i++)
+		cat_number_value(cn, uid, w->num[i].is_dur, text + w->num[i].b,
+				 w->num[i].e - w->num[i].b);
 	return 0;
 }

@@ -32,7 +32,11 @@ struct cat_number {
 
 /* Checks the ts and dur members of the object at token 0 of j. */
 void cat_number_check(struct cat_number *cn, const struct json *j, uint64_t uid);
-/* Checks one number, the text s[0..n), the value of ts or (is_dur) dur. */
+/*
+ * Checks one number, the text s[0..n) of a JSON number, the value of ts
+ * or (is_dur) dur; JSON_TEXT_SLACK bytes after it must be readable, as
+ * after every text json.h indexes.
+ */
 void cat_number_value(struct cat_number *cn, uint64_t uid, int is_dur, const char *s, size_t n);
 /* One line per class seen; then cn is cleared for the next source. */
 void cat_number_report(struct cat_number *cn, const char *name);
