@@ -9,6 +9,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "err.h"
 #include "stream.h"
@@ -216,16 +219,56 @@ static int split(struct stream *s, int short_ok)
 
 /*
  * Most rows hold no backslash at all, so nothing needs unescaping: cut the
- * line at its tabs.  With SSE2 (always there on x86-64) one pass over 32
- * bytes at a time (two 16-byte loads: half the loop's work a byte of one)
- * finds every tab, and any backslash, CR or NUL in one test, told apart
- * only where one is there; elsewhere memchr (TL_STREAM_SCAN=memchr takes
- * that path on x86-64 too, for tests).  Returns -2, the line as it was,
- * when it holds a backslash (split() does it then), -1 for the wrong
- * number of fields.  The loads read up to 31 bytes past the line: the
+ * line at its tabs.  On x86-64 a pass over 32 bytes at a time (two 16-byte
+ * SSE2 loads, always there) or 64 (two 32-byte AVX2 loads, where the CPU
+ * has AVX2: a node row is 270 bytes and 34 fields) finds every tab, and
+ * any backslash, CR or NUL in one test, told apart only where one is
+ * there; elsewhere memchr (TL_STREAM_SCAN=memchr takes that path on x86-64
+ * too, and =sse2 the SSE2 one, for tests).  Returns -2, the line as it
+ * was, when it holds a backslash (split() does it then), -1 for the wrong
+ * number of fields.  The loads read up to 63 bytes past the line: the
  * buffer's SLACK.
  */
 #if defined(__SSE2__)
+/*
+ * The tabs of one block (bit k: blk[k]) cut: a NUL stored at each, the
+ * field it ends measured, the next one's start noted; -1 past ncols
+ * fields.  The count in a size_t and the bit's place zero-extended: with
+ * an int, each tab cost two sign extensions more.
+ */
+static inline __attribute__((always_inline)) int
+cut_tabs(char *blk, uint64_t tabs, char **field, size_t *flen, size_t *i, size_t ncols)
+{
+	size_t k = *i;
+	char *start = field[k];
+
+	for (; tabs; tabs &= tabs - 1) {
+		char *t = blk + (unsigned)__builtin_ctzll(tabs);
+		*t = '\0';
+		flen[k] = (size_t)(t - start);
+		if (++k >= ncols)
+			return -1;
+		field[k] = start = t + 1;
+	}
+	*i = k;
+	return 0;
+}
+
+/* put back the tabs cut so far (fields 1..i): split() starts over */
+static int uncut_tabs(char **field, size_t i)
+{
+	for (size_t k = 1; k <= i; k++)
+		field[k][-1] = '\t';
+	return -2;
+}
+
+/* the last field (i) ends at end */
+static int last_field(struct stream *s, char *end, size_t i, int short_ok)
+{
+	s->flen[i] = (size_t)(end - s->field[i]);
+	return i + 1 == (size_t)s->ncols ? 0 : short_ok ? empty_rest(s, (int)i) : -1;
+}
+
 static uint32_t mask32(__m128i a, __m128i b)
 {
 	return (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
@@ -240,17 +283,15 @@ static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
 	 */
 	char *line = s->line, **field = s->field;
 	size_t *flen = s->flen;
-	const int ncols = s->ncols;
+	const size_t ncols = (size_t)s->ncols;
 	const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
 	const __m128i cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
-	char *start = line;
 	unsigned odd_seen = 0;
-	size_t at;
-	int i = 0;
+	size_t i = 0;
 
-	s->empty_from = ncols;
+	s->empty_from = (int)ncols;
 	field[0] = line;
-	for (at = 0; at < n; at += 32) {
+	for (size_t at = 0; at < n; at += 32) {
 		__m128i a = _mm_loadu_si128((const __m128i *)(line + at));
 		__m128i b = _mm_loadu_si128((const __m128i *)(line + at + 16));
 		uint32_t live = n - at >= 32 ? UINT32_MAX : (UINT32_C(1) << (n - at)) - 1;
@@ -263,27 +304,64 @@ static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
 						   _mm_cmpeq_epi8(b, nul))) & live;
 
 		if (odd) {
-			if (mask32(_mm_cmpeq_epi8(a, bsl), _mm_cmpeq_epi8(b, bsl)) & live) {
-				/* put back the tabs cut so far: split() starts over */
-				for (int k = 1; k <= i; k++)
-					field[k][-1] = '\t';
-				return -2;
-			}
+			if (mask32(_mm_cmpeq_epi8(a, bsl), _mm_cmpeq_epi8(b, bsl)) & live)
+				return uncut_tabs(field, i);
 			odd_seen = 1;
 		}
-		for (; tabs; tabs &= tabs - 1) {
-			char *t = line + at + (size_t)__builtin_ctz(tabs);
-			*t = '\0';
-			flen[i] = (size_t)(t - start);
-			if (++i >= ncols)
-				return -1;
-			start = t + 1;
-			field[i] = start;
-		}
+		if (cut_tabs(line + at, tabs, field, flen, &i, ncols) < 0)
+			return -1;
 	}
 	s->verbatim = !odd_seen;
-	flen[i] = (size_t)(line + n - start);
-	return i + 1 == ncols ? 0 : short_ok ? empty_rest(s, i) : -1;
+	return last_field(s, line + n, i, short_ok);
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define STREAM_AVX2 1
+#define STREAM_AVX2_TARGET "avx2,bmi"
+
+__attribute__((target(STREAM_AVX2_TARGET)))
+static uint64_t mask64(__m256i a, __m256i b)
+{
+	return (uint64_t)(uint32_t)_mm256_movemask_epi8(a) |
+	       (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
+}
+
+/* split_plain_sse2 64 bytes a step */
+__attribute__((target(STREAM_AVX2_TARGET)))
+static int split_plain_avx2(struct stream *s, size_t n, int short_ok)
+{
+	char *line = s->line, **field = s->field;	/* in locals: see above */
+	size_t *flen = s->flen;
+	const size_t ncols = (size_t)s->ncols;
+	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
+	const __m256i cr = _mm256_set1_epi8('\r'), nul = _mm256_setzero_si256();
+	unsigned odd_seen = 0;
+	size_t i = 0;
+
+	s->empty_from = (int)ncols;
+	field[0] = line;
+	for (size_t at = 0; at < n; at += 64) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(line + at));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(line + at + 32));
+		uint64_t live = n - at >= 64 ? UINT64_MAX : (UINT64_C(1) << (n - at)) - 1;
+		uint64_t tabs = mask64(_mm256_cmpeq_epi8(a, tab), _mm256_cmpeq_epi8(b, tab)) & live;
+		__m256i ba = _mm256_cmpeq_epi8(a, bsl), bb = _mm256_cmpeq_epi8(b, bsl);
+		uint64_t odd = mask64(_mm256_or_si256(_mm256_or_si256(ba, _mm256_cmpeq_epi8(a, cr)),
+						      _mm256_cmpeq_epi8(a, nul)),
+				      _mm256_or_si256(_mm256_or_si256(bb, _mm256_cmpeq_epi8(b, cr)),
+						      _mm256_cmpeq_epi8(b, nul))) & live;
+
+		if (odd) {
+			if (mask64(ba, bb) & live)
+				return uncut_tabs(field, i);
+			odd_seen = 1;
+		}
+		if (cut_tabs(line + at, tabs, field, flen, &i, ncols) < 0)
+			return -1;
+	}
+	s->verbatim = !odd_seen;
+	return last_field(s, line + n, i, short_ok);
 }
 #endif
 
@@ -315,16 +393,25 @@ static int split_plain_memchr(struct stream *s, size_t n, int short_ok)
 static int (*split_plain)(struct stream *, size_t, int) = split_plain_memchr;
 
 /*
- * SSE2 where the build has it, unless TL_STREAM_SCAN=memchr asks for the
- * path of machines without it (aarch64, say), which tests run too.
+ * AVX2 where the CPU has it, else SSE2 where the build has it, unless
+ * TL_STREAM_SCAN asks for a path: "sse2", or "memchr", the path of
+ * machines without SSE2 (aarch64, say); tests run all three.
  */
 static void choose_split(void)
 {
 #if defined(__SSE2__)
 	const char *e = getenv("TL_STREAM_SCAN");
 
-	if (!(e && !strcmp(e, "memchr")))
-		split_plain = split_plain_sse2;
+	if (e && !strcmp(e, "memchr"))
+		return;
+	split_plain = split_plain_sse2;
+#if defined(STREAM_AVX2)
+	if (e && !strcmp(e, "sse2"))
+		return;
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"))
+		split_plain = split_plain_avx2;
+#endif
 #endif
 }
 
@@ -483,6 +570,40 @@ static size_t count_tabs_sse2(const char *p, size_t *at, size_t n, unsigned *bs)
 }
 #endif
 
+#if defined(STREAM_AVX2)
+/*
+ * row_tabs' walk of a "#dropped" row (without all) 64 bytes a step: such
+ * a row is 100 bytes, and a third of a lean node stream's lines.
+ */
+__attribute__((target(STREAM_AVX2_TARGET)))
+static void dropped_tabs_avx2(struct stream *s, const char *p, size_t n)
+{
+	const int limit = s->peek_tabs;
+	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
+	uint32_t *dtab = s->dtab;
+	uint64_t bs_seen = 0;
+	int nt = 0;
+
+	for (size_t at = 0; at < n; at += 64) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(p + at));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(p + at + 32));
+		uint64_t live = n - at >= 64 ? UINT64_MAX : (UINT64_C(1) << (n - at)) - 1;
+		uint64_t tabs = mask64(_mm256_cmpeq_epi8(a, tab), _mm256_cmpeq_epi8(b, tab)) & live;
+
+		bs_seen |= mask64(_mm256_cmpeq_epi8(a, bsl), _mm256_cmpeq_epi8(b, bsl)) & live;
+		for (; tabs; tabs &= tabs - 1) {
+			dtab[nt++] = (uint32_t)(at + (unsigned)__builtin_ctzll(tabs));
+			if (nt == limit)
+				goto noted;
+		}
+	}
+noted:
+	s->ndtab = nt;
+	s->dmany = nt == limit;
+	s->dbsl = bs_seen != 0;
+}
+#endif
+
 /*
  * The tabs of the uncut row p of n bytes, and whether it holds a
  * backslash: 16 bytes at a time with SSE2 (the slack past the line is
@@ -507,8 +628,14 @@ row_tabs(struct stream *s, const char *p, size_t n, int all)
 			total += p[at] == '\t';
 		return total;
 	}
+#if defined(STREAM_AVX2)
+	if (!all && split_plain == split_plain_avx2) {
+		dropped_tabs_avx2(s, p, n);
+		return 0;	/* not counted without all */
+	}
+#endif
 #if defined(__SSE2__)
-	if (split_plain == split_plain_sse2) {
+	if (split_plain != split_plain_memchr) {
 		const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
 		unsigned bs_seen = 0, tabs = 0, live;
 		__m128i v;

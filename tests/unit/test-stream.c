@@ -525,6 +525,63 @@ static void test_many_fields(void)
 	unlink(path);
 }
 
+/*
+ * Rows of 187 bytes (three of the AVX2 splitter's 64-byte steps) with one
+ * escaped tab, or one CR, at every offset of every field: the fields as
+ * written, and the row never handed on as it was read (stream_row_text).
+ */
+static void test_odd_byte_offsets(void)
+{
+	enum { NF = 11, FL = 17 };
+	size_t bad = 0;
+
+	for (int kind = 0; kind < 2; kind++) {
+		for (int off = 0; off < NF * FL; off++) {
+			char want[NF][FL + 1], text[512], *w = text;
+			struct stream *s;
+			FILE *fp;
+			size_t n;
+
+			w += sprintf(w, "#tl-events 1\n");
+			for (int k = 0; k < NF; k++)
+				w += sprintf(w, "%sc%d", k ? "\t" : "", k);
+			*w++ = '\n';
+			for (int k = 0; k < NF; k++) {
+				memset(want[k], 'a' + k, FL);
+				want[k][FL] = '\0';
+			}
+			want[off / FL][off % FL] = kind ? '\r' : '\t';
+			for (int k = 0; k < NF; k++) {
+				if (k)
+					*w++ = '\t';
+				for (int i = 0; i < FL; i++) {
+					if (want[k][i] == '\t') {
+						*w++ = '\\';
+						*w++ = 't';
+					} else {
+						*w++ = want[k][i];
+					}
+				}
+			}
+			*w++ = '\n';
+			fp = fmemopen(text, (size_t)(w - text), "r");
+			s = stream_open_fp(fp, "mem", "events");
+			if (!s || stream_next(s) != STREAM_ROW) {
+				bad++;
+			} else {
+				for (int k = 0; k < NF; k++)
+					if (stream_field_len(s, k) != FL ||
+					    memcmp(stream_field(s, k), want[k], FL))
+						bad++;
+				if (stream_row_text(s, &n))
+					bad++;
+			}
+			stream_close(s);
+		}
+	}
+	tap_ok(bad == 0, "an escape or a CR at every offset of a 187-byte row: fields as written");
+}
+
 int main(void)
 {
 	tl_set_progname("test-stream");
@@ -536,6 +593,7 @@ int main(void)
 	test_round_trip(1);
 	test_round_trip(0);
 	test_lengths();
+	test_odd_byte_offsets();
 	test_many_fields();
 	test_wrong_fields();
 	test_row_text();
