@@ -318,7 +318,7 @@ static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define STREAM_AVX2 1
-#define STREAM_AVX2_TARGET "avx2,bmi"
+#define STREAM_AVX2_TARGET "avx2,bmi,popcnt"
 
 __attribute__((target(STREAM_AVX2_TARGET)))
 static uint64_t mask64(__m256i a, __m256i b)
@@ -409,7 +409,8 @@ static void choose_split(void)
 	if (e && !strcmp(e, "sse2"))
 		return;
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"))
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("popcnt"))
 		split_plain = split_plain_avx2;
 #endif
 #endif
@@ -572,16 +573,19 @@ static size_t count_tabs_sse2(const char *p, size_t *at, size_t n, unsigned *bs)
 
 #if defined(STREAM_AVX2)
 /*
- * row_tabs' walk of a "#dropped" row (without all) 64 bytes a step: such
- * a row is 100 bytes, and a third of a lean node stream's lines.
+ * row_tabs 64 bytes a step (see there), in two copies where all is a
+ * constant: a "#dropped" row is 100 bytes
+ * and a third of a lean node stream's lines; an uncut row of tl-tree's
+ * pipe, 190.  Past the tabs noted, whole steps' tabs are only counted.
  */
-__attribute__((target(STREAM_AVX2_TARGET)))
-static void dropped_tabs_avx2(struct stream *s, const char *p, size_t n)
+static inline __attribute__((always_inline, target(STREAM_AVX2_TARGET))) size_t
+tabs_avx2(struct stream *s, const char *p, size_t n, int all)
 {
 	const int limit = s->peek_tabs;
 	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
 	uint32_t *dtab = s->dtab;
 	uint64_t bs_seen = 0;
+	size_t total = 0;
 	int nt = 0;
 
 	for (size_t at = 0; at < n; at += 64) {
@@ -591,6 +595,12 @@ static void dropped_tabs_avx2(struct stream *s, const char *p, size_t n)
 		uint64_t tabs = mask64(_mm256_cmpeq_epi8(a, tab), _mm256_cmpeq_epi8(b, tab)) & live;
 
 		bs_seen |= mask64(_mm256_cmpeq_epi8(a, bsl), _mm256_cmpeq_epi8(b, bsl)) & live;
+		if (all) {
+			total += (size_t)__builtin_popcountll(tabs);
+			for (; tabs && nt < limit; tabs &= tabs - 1)
+				dtab[nt++] = (uint32_t)(at + (unsigned)__builtin_ctzll(tabs));
+			continue;
+		}
 		for (; tabs; tabs &= tabs - 1) {
 			dtab[nt++] = (uint32_t)(at + (unsigned)__builtin_ctzll(tabs));
 			if (nt == limit)
@@ -599,15 +609,30 @@ static void dropped_tabs_avx2(struct stream *s, const char *p, size_t n)
 	}
 noted:
 	s->ndtab = nt;
-	s->dmany = nt == limit;
+	s->dmany = all ? total > (size_t)nt : nt == limit;
 	s->dbsl = bs_seen != 0;
+	return total;
+}
+
+/* an uncut row's: all its tabs counted */
+__attribute__((target(STREAM_AVX2_TARGET)))
+static size_t row_tabs_all_avx2(struct stream *s, const char *p, size_t n)
+{
+	return tabs_avx2(s, p, n, 1);
+}
+
+/* a "#dropped" row's: only the first noted */
+__attribute__((target(STREAM_AVX2_TARGET)))
+static void row_tabs_first_avx2(struct stream *s, const char *p, size_t n)
+{
+	tabs_avx2(s, p, n, 0);
 }
 #endif
 
 /*
  * The tabs of the uncut row p of n bytes, and whether it holds a
- * backslash: 16 bytes at a time with SSE2 (the slack past the line is
- * readable), else byte by byte.  The offsets of the first s->peek_tabs
+ * backslash: 64 bytes at a time with AVX2 (tabs_avx2), else 16 with
+ * SSE2 (the slack past the line is readable), else byte by byte.  The offsets of the first s->peek_tabs
  * are noted.  With all (a row left uncut by stream_defer_cut), every tab
  * is counted (the return value) and the backslash looked for in the whole
  * row; without (a "#dropped" row), the scan stops at the last tab noted,
@@ -629,8 +654,10 @@ row_tabs(struct stream *s, const char *p, size_t n, int all)
 		return total;
 	}
 #if defined(STREAM_AVX2)
-	if (!all && split_plain == split_plain_avx2) {
-		dropped_tabs_avx2(s, p, n);
+	if (split_plain == split_plain_avx2) {
+		if (all)
+			return row_tabs_all_avx2(s, p, n);
+		row_tabs_first_avx2(s, p, n);
 		return 0;	/* not counted without all */
 	}
 #endif
