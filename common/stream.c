@@ -581,12 +581,11 @@ static size_t count_tabs_sse2(const char *p, size_t *at, size_t n, unsigned *bs)
 static inline __attribute__((always_inline, target(STREAM_AVX2_TARGET))) size_t
 tabs_avx2(struct stream *s, const char *p, size_t n, int all)
 {
-	const int limit = s->peek_tabs;
+	const size_t limit = (size_t)s->peek_tabs;	/* size_t: no sign extension a tab */
 	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
 	uint32_t *dtab = s->dtab;
 	uint64_t bs_seen = 0;
-	size_t total = 0;
-	int nt = 0;
+	size_t total = 0, nt = 0;
 
 	for (size_t at = 0; at < n; at += 64) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(p + at));
@@ -608,8 +607,8 @@ tabs_avx2(struct stream *s, const char *p, size_t n, int all)
 		}
 	}
 noted:
-	s->ndtab = nt;
-	s->dmany = all ? total > (size_t)nt : nt == limit;
+	s->ndtab = (int)nt;
+	s->dmany = all ? total > nt : nt == limit;
 	s->dbsl = bs_seen != 0;
 	return total;
 }
