@@ -254,19 +254,54 @@ cut_tabs(char *blk, uint64_t tabs, char **field, size_t *flen, size_t *i, size_t
 	return 0;
 }
 
-/* put back the tabs cut so far (fields 1..i): split() starts over */
-static int uncut_tabs(char **field, size_t i)
-{
-	for (size_t k = 1; k <= i; k++)
-		field[k][-1] = '\t';
-	return -2;
-}
+/*
+ * One block's masks (bit k: the block's byte k): its tabs, its
+ * backslashes, and the bytes that keep a row from being handed on as it
+ * was read (backslash, CR, NUL).
+ */
+struct block_masks {
+	uint64_t tabs, bsl, odd;
+};
 
-/* the last field (i) ends at end */
-static int last_field(struct stream *s, char *end, size_t i, int short_ok)
+/*
+ * The split of either path, step bytes a block, masks() making a block's
+ * masks: inlined into each with its own, so that one loop serves both.
+ * The arrays and the column count in locals: the NUL stored at each tab is
+ * a char store, which could alias s's members, so the compiler would load
+ * them again for every tab (a fifth of the loop).
+ */
+static inline __attribute__((always_inline)) int
+split_blocks(struct stream *s, size_t n, int short_ok, size_t step,
+	     void (*masks)(const char *, struct block_masks *))
 {
-	s->flen[i] = (size_t)(end - s->field[i]);
-	return i + 1 == (size_t)s->ncols ? 0 : short_ok ? empty_rest(s, (int)i) : -1;
+	char *line = s->line, **field = s->field;
+	size_t *flen = s->flen;
+	const size_t ncols = (size_t)s->ncols;
+	struct block_masks m;
+	unsigned odd_seen = 0;
+	size_t i = 0;
+
+	s->empty_from = (int)ncols;
+	field[0] = line;
+	for (size_t at = 0; at < n; at += step) {
+		uint64_t live = n - at >= step ? UINT64_MAX : (UINT64_C(1) << (n - at)) - 1;
+
+		masks(line + at, &m);
+		if (m.odd & live) {
+			if (m.bsl & live) {
+				/* put back the tabs cut so far: split() starts over */
+				for (size_t k = 1; k <= i; k++)
+					field[k][-1] = '\t';
+				return -2;
+			}
+			odd_seen = 1;
+		}
+		if (cut_tabs(line + at, m.tabs & live, field, flen, &i, ncols) < 0)
+			return -1;
+	}
+	s->verbatim = !odd_seen;
+	flen[i] = (size_t)(line + n - field[i]);	/* the last field ends the line */
+	return i + 1 == ncols ? 0 : short_ok ? empty_rest(s, (int)i) : -1;
 }
 
 static uint32_t mask32(__m128i a, __m128i b)
@@ -274,49 +309,31 @@ static uint32_t mask32(__m128i a, __m128i b)
 	return (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
 }
 
-static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
+/* 32 bytes at p in two 16-byte loads */
+static inline __attribute__((always_inline)) void
+block_sse2(const char *p, struct block_masks *m)
 {
-	/*
-	 * The arrays and the column count in locals: the NUL stored at each
-	 * tab is a char store, which could alias s's members, so the compiler
-	 * would load them again for every tab (a fifth of the loop)
-	 */
-	char *line = s->line, **field = s->field;
-	size_t *flen = s->flen;
-	const size_t ncols = (size_t)s->ncols;
 	const __m128i tab = _mm_set1_epi8('\t'), bsl = _mm_set1_epi8('\\');
 	const __m128i cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
-	unsigned odd_seen = 0;
-	size_t i = 0;
+	__m128i a = _mm_loadu_si128((const __m128i *)p);
+	__m128i b = _mm_loadu_si128((const __m128i *)(p + 16));
+	__m128i ba = _mm_cmpeq_epi8(a, bsl), bb = _mm_cmpeq_epi8(b, bsl);
 
-	s->empty_from = (int)ncols;
-	field[0] = line;
-	for (size_t at = 0; at < n; at += 32) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(line + at));
-		__m128i b = _mm_loadu_si128((const __m128i *)(line + at + 16));
-		uint32_t live = n - at >= 32 ? UINT32_MAX : (UINT32_C(1) << (n - at)) - 1;
-		uint32_t tabs = mask32(_mm_cmpeq_epi8(a, tab), _mm_cmpeq_epi8(b, tab)) & live;
-		uint32_t odd = mask32(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, bsl),
-								 _mm_cmpeq_epi8(a, cr)),
-						   _mm_cmpeq_epi8(a, nul)),
-				      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, bsl),
-								 _mm_cmpeq_epi8(b, cr)),
-						   _mm_cmpeq_epi8(b, nul))) & live;
+	m->tabs = mask32(_mm_cmpeq_epi8(a, tab), _mm_cmpeq_epi8(b, tab));
+	m->bsl = mask32(ba, bb);
+	m->odd = mask32(_mm_or_si128(_mm_or_si128(ba, _mm_cmpeq_epi8(a, cr)),
+				     _mm_cmpeq_epi8(a, nul)),
+			_mm_or_si128(_mm_or_si128(bb, _mm_cmpeq_epi8(b, cr)),
+				     _mm_cmpeq_epi8(b, nul)));
+}
 
-		if (odd) {
-			if (mask32(_mm_cmpeq_epi8(a, bsl), _mm_cmpeq_epi8(b, bsl)) & live)
-				return uncut_tabs(field, i);
-			odd_seen = 1;
-		}
-		if (cut_tabs(line + at, tabs, field, flen, &i, ncols) < 0)
-			return -1;
-	}
-	s->verbatim = !odd_seen;
-	return last_field(s, line + n, i, short_ok);
+static int split_plain_sse2(struct stream *s, size_t n, int short_ok)
+{
+	return split_blocks(s, n, short_ok, 32, block_sse2);
 }
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSE2__)
 #define STREAM_AVX2 1
 #define STREAM_AVX2_TARGET "avx2,bmi,popcnt"
 
@@ -327,41 +344,28 @@ static uint64_t mask64(__m256i a, __m256i b)
 	       (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
 }
 
-/* split_plain_sse2 64 bytes a step */
+/* 64 bytes at p in two 32-byte loads */
+static inline __attribute__((always_inline, target(STREAM_AVX2_TARGET))) void
+block_avx2(const char *p, struct block_masks *m)
+{
+	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
+	const __m256i cr = _mm256_set1_epi8('\r'), nul = _mm256_setzero_si256();
+	__m256i a = _mm256_loadu_si256((const __m256i *)p);
+	__m256i b = _mm256_loadu_si256((const __m256i *)(p + 32));
+	__m256i ba = _mm256_cmpeq_epi8(a, bsl), bb = _mm256_cmpeq_epi8(b, bsl);
+
+	m->tabs = mask64(_mm256_cmpeq_epi8(a, tab), _mm256_cmpeq_epi8(b, tab));
+	m->bsl = mask64(ba, bb);
+	m->odd = mask64(_mm256_or_si256(_mm256_or_si256(ba, _mm256_cmpeq_epi8(a, cr)),
+					_mm256_cmpeq_epi8(a, nul)),
+			_mm256_or_si256(_mm256_or_si256(bb, _mm256_cmpeq_epi8(b, cr)),
+					_mm256_cmpeq_epi8(b, nul)));
+}
+
 __attribute__((target(STREAM_AVX2_TARGET)))
 static int split_plain_avx2(struct stream *s, size_t n, int short_ok)
 {
-	char *line = s->line, **field = s->field;	/* in locals: see above */
-	size_t *flen = s->flen;
-	const size_t ncols = (size_t)s->ncols;
-	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
-	const __m256i cr = _mm256_set1_epi8('\r'), nul = _mm256_setzero_si256();
-	unsigned odd_seen = 0;
-	size_t i = 0;
-
-	s->empty_from = (int)ncols;
-	field[0] = line;
-	for (size_t at = 0; at < n; at += 64) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(line + at));
-		__m256i b = _mm256_loadu_si256((const __m256i *)(line + at + 32));
-		uint64_t live = n - at >= 64 ? UINT64_MAX : (UINT64_C(1) << (n - at)) - 1;
-		uint64_t tabs = mask64(_mm256_cmpeq_epi8(a, tab), _mm256_cmpeq_epi8(b, tab)) & live;
-		__m256i ba = _mm256_cmpeq_epi8(a, bsl), bb = _mm256_cmpeq_epi8(b, bsl);
-		uint64_t odd = mask64(_mm256_or_si256(_mm256_or_si256(ba, _mm256_cmpeq_epi8(a, cr)),
-						      _mm256_cmpeq_epi8(a, nul)),
-				      _mm256_or_si256(_mm256_or_si256(bb, _mm256_cmpeq_epi8(b, cr)),
-						      _mm256_cmpeq_epi8(b, nul))) & live;
-
-		if (odd) {
-			if (mask64(ba, bb) & live)
-				return uncut_tabs(field, i);
-			odd_seen = 1;
-		}
-		if (cut_tabs(line + at, tabs, field, flen, &i, ncols) < 0)
-			return -1;
-	}
-	s->verbatim = !odd_seen;
-	return last_field(s, line + n, i, short_ok);
+	return split_blocks(s, n, short_ok, 64, block_avx2);
 }
 #endif
 
@@ -582,18 +586,18 @@ static inline __attribute__((always_inline, target(STREAM_AVX2_TARGET))) size_t
 tabs_avx2(struct stream *s, const char *p, size_t n, int all)
 {
 	const size_t limit = (size_t)s->peek_tabs;	/* size_t: no sign extension a tab */
-	const __m256i tab = _mm256_set1_epi8('\t'), bsl = _mm256_set1_epi8('\\');
 	uint32_t *dtab = s->dtab;
+	struct block_masks m;
 	uint64_t bs_seen = 0;
 	size_t total = 0, nt = 0;
 
 	for (size_t at = 0; at < n; at += 64) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(p + at));
-		__m256i b = _mm256_loadu_si256((const __m256i *)(p + at + 32));
 		uint64_t live = n - at >= 64 ? UINT64_MAX : (UINT64_C(1) << (n - at)) - 1;
-		uint64_t tabs = mask64(_mm256_cmpeq_epi8(a, tab), _mm256_cmpeq_epi8(b, tab)) & live;
+		uint64_t tabs;
 
-		bs_seen |= mask64(_mm256_cmpeq_epi8(a, bsl), _mm256_cmpeq_epi8(b, bsl)) & live;
+		block_avx2(p + at, &m);	/* its odd mask unused: not made */
+		tabs = m.tabs & live;
+		bs_seen |= m.bsl & live;
 		if (all) {
 			total += (size_t)__builtin_popcountll(tabs);
 			for (; tabs && nt < limit; tabs &= tabs - 1)
@@ -631,8 +635,8 @@ static void row_tabs_first_avx2(struct stream *s, const char *p, size_t n)
 /*
  * The tabs of the uncut row p of n bytes, and whether it holds a
  * backslash: 64 bytes at a time with AVX2 (tabs_avx2), else 16 with
- * SSE2 (the slack past the line is readable), else byte by byte.  The offsets of the first s->peek_tabs
- * are noted.  With all (a row left uncut by stream_defer_cut), every tab
+ * SSE2 (the slack past the line is readable), else byte by byte.  The
+ * offsets of the first s->peek_tabs are noted.  With all (a row left uncut by stream_defer_cut), every tab
  * is counted (the return value) and the backslash looked for in the whole
  * row; without (a "#dropped" row), the scan stops at the last tab noted,
  * and whether more follow is then not known (dmany).  Inlined into its two
