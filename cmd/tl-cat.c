@@ -12,11 +12,13 @@
 #include "banned.h"
 
 static const char usage[] =
-	"usage: tl-cat [-hkv] [--format] [--lend-pages] [--ndjson] [-o FILE] [FILE...]\n"
+	"usage: tl-cat [-hkv] [--format] [--lean] [--lend-pages] [--ndjson] [-o FILE] [FILE...]\n"
 	"\n"
 	"      --format       print each trace's format (kineto, perfetto, rocprof, xplane ...)\n"
 	"  -h, --help         print this help and exit\n"
 	"  -k, --keep-going   report a malformed event, count it as skipped, go on\n"
+	"      --lean         rows the call tree keeps nothing of (python frames,\n"
+	"                     instants) as \"#dropped\" lines: only for tl-tree --lean\n"
 	"      --lend-pages   hand the output's pages to a pipe (vmsplice), not copies:\n"
 	"                     only for a reader that copies what it reads, as tl's do\n"
 	"      --ndjson       write JSON lines (the events' own members) instead of TSV\n"
@@ -27,6 +29,7 @@ static const struct option longopts[] = {
 	{ "format", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-going", no_argument, NULL, 'k' },
+	{ "lean", no_argument, NULL, 'L' },
 	{ "lend-pages", no_argument, NULL, 'l' },
 	{ "ndjson", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
@@ -36,7 +39,7 @@ static const struct option longopts[] = {
 
 int main(int argc, char **argv)
 {
-	struct cat_opts o = { 0, 0, 0, 0 };
+	struct cat_opts o = { 0, 0, 0, 0, 0 };
 	const char *out = NULL;
 	struct outbuf *ob;
 	struct cat *c;
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 'f': o.format = 1; break;
 		case 'k': o.keep_going = 1; break;
+		case 'L': o.lean = 1; break;
 		case 'l': lend = 1; break;
 		case 'n': o.ndjson = 1; break;
 		case 'o': out = optarg; break;
@@ -56,6 +60,10 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (o.lean && o.ndjson) {
+		tl_warn("--lean writes TSV rows: not with --ndjson");
+		tl_usage(usage, TL_EXIT_USAGE);
+	}
 	ob = outbuf_open_path(out);
 	if (lend)
 		outbuf_lend_pages(ob);	/* no pipe: written as usual */

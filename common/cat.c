@@ -45,6 +45,8 @@ struct cat *cat_new(struct outbuf *ob, const struct cat_opts *o)
 	c->o = *o;
 	c->ob = ob;
 	c->w = cat_event_out_new(ob, o->ndjson);
+	if (o->lean)
+		cat_event_lean(c->w);
 	json_init(&c->j);
 	c->cap = WINDOW_START;
 	c->buf = xmalloc(c->cap);

@@ -25,6 +25,7 @@ struct cat_opts {
 	int keep_going;
 	int verbose;
 	int format;		/* only print "NAME<TAB>FORMAT" per trace */
+	int lean;		/* rows the tree keeps nothing of as "#dropped" lines */
 };
 
 struct cat;

@@ -8,6 +8,7 @@
 #include "cat_number.h"
 #include "json.h"
 #include "outbuf.h"
+#include "tree_nodes.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -78,6 +79,7 @@ static void fill_slots(signed char *slots, const struct key *tab, size_t n)
 struct cat_event_out {
 	struct outbuf *ob;
 	int ndjson;
+	int lean;		/* thin rows as "#dropped" lines (cat_event_lean) */
 	char *scratch;
 	size_t scratch_alloc;
 	/*
@@ -102,6 +104,11 @@ struct cat_event_out *cat_event_out_new(struct outbuf *ob, int ndjson)
 	fill_slots(event_slots, event_keys, sizeof(event_keys) / sizeof(*event_keys));
 	fill_slots(arg_slots, arg_keys, sizeof(arg_keys) / sizeof(*arg_keys));
 	return w;
+}
+
+void cat_event_lean(struct cat_event_out *w)
+{
+	w->lean = !w->ndjson;
 }
 
 void cat_event_out_free(struct cat_event_out *w)
@@ -489,14 +496,48 @@ static char *put_scalars(char *o, const struct cat_event_out *w, const char *tex
 	return o;
 }
 
+/*
+ * A lean stream's row the tree keeps nothing of (tree_nodes_thin): a
+ * category but no corr, ext, seq, stream or device column.
+ */
+static int row_thin(const struct cat_event_out *w, const char *text)
+{
+	const struct span *ph = &w->span[C_PH], *cat = &w->span[C_CAT];
+
+	if (!w->lean || !(w->have >> C_CAT & 1) ||
+	    (w->have & ((UINT32_C(1) << (C_DEVICE + 1)) - (UINT32_C(1) << C_CORR))))
+		return 0;
+	/* the text between the quotes; a ph that is not a string is none */
+	return tree_nodes_thin(w->have >> C_PH & 1 ? text + ph->b + 1 : "",
+			       w->have >> C_PH & 1 ? ph->e - ph->b - 2 : 0,
+			       text + cat->b + 1, cat->e - cat->b - 2, 0);
+}
+
+/* Its "#dropped" line: the first nine columns. */
+static char *put_thin(char *o, const struct cat_event_out *w, const char *text)
+{
+	for (int c = C_PID; c <= C_DUR; c++) {
+		*o++ = '\t';
+		if (w->have >> c & 1)
+			o = put_bytes(o, text + w->span[c].b, w->span[c].e - w->span[c].b);
+	}
+	*o++ = '\n';
+	return o;
+}
+
 /* The row of text without escapes by plain stores: 0, or -1 when it may not fit. */
 static int row_raw(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
 		   size_t len)
 {
-	char *o = outbuf_room(w->ob, st_add(len, ROW_EXTRA));
+	int thin = row_thin(w, text);
+	char *o = outbuf_room(w->ob, st_add(len, ROW_EXTRA + (thin ? 9 : 0)));
 
 	if (!o)
 		return -1;
+	if (thin) {
+		tl_memcpy(o, "#dropped\t", 9);
+		o += 9;
+	}
 	o = put_u64(o, uid);
 	*o++ = '\t';
 	o = put_u64(o, src);
@@ -504,6 +545,10 @@ static int row_raw(struct cat_event_out *w, unsigned src, uint64_t uid, const ch
 		*o++ = '\t';
 		if (w->have >> c & 1)
 			o = put_bytes(o, text + w->span[c].b + 1, w->span[c].e - w->span[c].b - 2);
+	}
+	if (thin) {
+		outbuf_wrote(w->ob, put_thin(o, w, text));
+		return 0;
 	}
 	o = put_scalars(o, w, text);
 	*o++ = '\t';

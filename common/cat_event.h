@@ -36,6 +36,13 @@ struct cat_number;
 struct cat_event_out;
 
 struct cat_event_out *cat_event_out_new(struct outbuf *ob, int ndjson);
+/*
+ * A lean stream (tl-cat --lean, for tl-tree --lean): a row the tree keeps
+ * nothing of (tree_nodes_thin, python frames out of the tree), written
+ * without escapes, becomes "#dropped" and its first nine columns.  Not
+ * for --ndjson.
+ */
+void cat_event_lean(struct cat_event_out *w);
 void cat_event_out_free(struct cat_event_out *w);
 void cat_event_header(struct cat_event_out *w);
 void cat_event_source(struct cat_event_out *w, unsigned src, const char *name);

@@ -725,9 +725,9 @@ noted:
 static int dropped_row(struct stream *s, size_t n)
 {
 	if (!s->allow_dropped) {
-		tl_warn("%s:%ld: a row of a lean node stream (tl-tree --lean), which this "
-			"program does not read: give it tl-tree's full node stream",
-			s->name, s->lineno);
+		tl_warn("%s:%ld: a \"#dropped\" row of a lean stream (tl-tree --lean, "
+			"tl-cat --lean), which this program does not read: give it the "
+			"whole stream", s->name, s->lineno);
 		return STREAM_ERROR;
 	}
 	s->uncut = s->line + 9;
@@ -872,6 +872,28 @@ int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len
 		len[k] = (size_t)(s->uncut + s->uncut_len - p);
 	}
 	return 1;
+}
+
+int stream_span_plain(const struct stream *s, const char *p, size_t n)
+{
+	(void)s;	/* its buffer's SLACK makes the 16-byte loads past n safe */
+#ifdef __SSE2__
+	const __m128i cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
+
+	for (size_t i = 0; i < n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, nul)));
+
+		if (n - i < 16)
+			m &= (1u << (n - i)) - 1;
+		if (m)
+			return 0;
+	}
+	return 1;
+#else
+	return !memchr(p, '\r', n) && !memchr(p, '\0', n);
+#endif
 }
 
 int stream_peek_is(const struct stream *s, int i, const char *want)

@@ -89,6 +89,12 @@ const char *stream_peek(const struct stream *s, int i, size_t *len, int *escaped
  * a "#dropped" row, noted).
  */
 int stream_peek_first(const struct stream *s, int n, const char **f, size_t *len);
+/*
+ * Whether p[0..n), a span of the current row's text (stream_peek_first's
+ * fields), holds no CR and no NUL: a text written back as it is then has
+ * the bytes outbuf_tsv would write of it.  One pass for both bytes.
+ */
+int stream_span_plain(const struct stream *s, const char *p, size_t n);
 
 const char *stream_kind(const struct stream *s);
 int stream_ncols(const struct stream *s);

@@ -123,6 +123,7 @@ static ssize_t reread_line(struct reread *r, FILE *fp, char **line)
 struct seg {
 	struct tree *t;
 	char *src;
+	size_t srclen;		/* strlen(src) */
 	FILE *fp;		/* the spool, read back by par_lines */
 	struct outbuf *sp;	/* and written through this */
 	FILE *again;		/* or the input file itself, read a second time */
@@ -665,11 +666,6 @@ static int add_row(struct seg *g, struct stream *s, const struct tree_cols *c,
 	return tree_count(g->t) > before;
 }
 
-static int same_src(const struct seg *g, const char *src)
-{
-	return g->src && !strcmp(g->src, src);
-}
-
 /* Keeps the current line for the second pass. */
 static void keep_line(struct seg *g, struct stream *s, int row, const struct sel *x)
 {
@@ -728,20 +724,6 @@ static int field_is(const char *p, size_t n, const char *want, size_t wlen)
 }
 
 /*
- * The ph and category of a row spool_thin_uncut may take: thin ones
- * (thin_kind; no metadata) that tree_add keeps nothing of: no flow
- * (ac2g), no python frame where the tree keeps those (--python).
- */
-static int thin_cat(const char *ph, size_t phlen, const char *cat, size_t n, unsigned flags)
-{
-	enum node_cat c = tree_nodes_cat(ph, phlen, cat, n);
-
-	if (!n || (c == NC_PYTHON && (flags & TREE_PYTHON)) || field_is(cat, n, "ac2g", 4))
-		return 0;
-	return thin_kind(c, cat, n);
-}
-
-/*
  * --lean, spooling, the row not cut yet: a row the tree keeps no node or
  * flow for and spool_thin would spool as it is, told from its first
  * fields as written (python frames and instant events, most of a trace's
@@ -762,8 +744,8 @@ static int spool_thin_uncut(struct seg *g, struct stream *s, const struct tree_c
 	if (!g->t || !stream_peek_first(s, x->peek_cols, f, len))
 		return 0;
 	/* the segment's source; a thin category the tree keeps nothing of */
-	if (!field_is(f[c->src], len[c->src], g->src, strlen(g->src)) ||
-	    !thin_cat(f[c->ph], len[c->ph], f[c->cat], len[c->cat], flags))
+	if (!field_is(f[c->src], len[c->src], g->src, g->srclen) ||
+	    !tree_nodes_thin(f[c->ph], len[c->ph], f[c->cat], len[c->cat], flags & TREE_PYTHON))
 		return 0;
 	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++)
 		if (len[empty[i]])
@@ -774,7 +756,7 @@ static int spool_thin_uncut(struct seg *g, struct stream *s, const struct tree_c
 	/* the first nine fields as put_thin writes them: as read, where they
 	 * hold no CR or NUL (outbuf_tsv would escape it) */
 	n = (size_t)(f[8] + len[8] - f[0]);
-	if (memchr(f[0], '\r', n) || memchr(f[0], '\0', n))
+	if (!stream_span_plain(s, f[0], n))
 		return 0;
 	if (tree_skip(g->t, (unsigned long)uid) < 0)
 		return 0;
@@ -782,6 +764,74 @@ static int spool_thin_uncut(struct seg *g, struct stream *s, const struct tree_c
 	outbuf_put(g->sp, f[0], n);
 	outbuf_putc(g->sp, '\n');
 	return 1;
+}
+
+/* The segment of source src (n bytes, no NUL in them): the open one, or
+ * a new one, the open one written out first. */
+static void seg_for(struct seg *g, struct outbuf *out, const struct sel *x, int verbose,
+		    const char *src, size_t n, struct stream *s)
+{
+	if (g->src && field_is(src, n, g->src, g->srclen))
+		return;
+	if (g->t)
+		flush_seg(g, out, x, verbose, g->trace);
+	free(g->src);
+	g->src = xstrndup(src, n);
+	g->srclen = n;
+	free(g->trace);
+	g->trace = xstrdup(stream_trace(s));
+}
+
+static int bad_dropped(struct stream *s, const char *what)
+{
+	tl_warn("%s:%ld: a \"#dropped\" row (tl-cat --lean) %s", stream_name(s),
+		stream_lineno(s), what);
+	return -1;
+}
+
+/*
+ * A "#dropped" row of a lean event stream (tl-cat --lean): a row the tree
+ * keeps nothing of, given by its first nine fields, which spool_thin_uncut
+ * would have spooled as it is from the whole row; counted and spooled so
+ * (or kept to be read again).  0, or -1 (message printed) where the tree
+ * would keep something of the row or the line is not one tl-cat writes.
+ */
+static int add_dropped(struct seg *g, struct outbuf *out, struct stream *s,
+		       const struct sel *x, int verbose, unsigned flags)
+{
+	const char *f[9], *e;
+	size_t len[9], n;
+	uint64_t uid;
+
+	if (!x->lean || (flags & TREE_PYTHON))
+		return bad_dropped(s, "is read by tl-tree --lean only, without --python: "
+				   "give it the whole event stream");
+	/* the ninth field ends the row (at its NUL), or a tenth follows */
+	if (!stream_peek_first(s, 9, f, len) || f[8][len[8]] == '\t')
+		return bad_dropped(s, "with an escape, or not of nine fields");
+	n = (size_t)(f[8] + len[8] - f[0]);
+	if (!stream_span_plain(s, f[0], n))
+		return bad_dropped(s, "with a CR or NUL byte");
+	if (!tree_nodes_thin(f[2], len[2], f[3], len[3], 0))
+		return bad_dropped(s, "of a category the tree reads");
+	if (!(e = num_u64(f[0], &uid)) || e != f[0] + len[0] || uid > ULONG_MAX)
+		return bad_dropped(s, "without a uid");
+	seg_for(g, out, x, verbose, f[1], len[1], s);
+	if (!g->t)
+		g->t = tree_new(flags);
+	if (tree_skip(g->t, (unsigned long)uid) < 0) {
+		tl_warn("%s:%ld: uid %lu out of order (uids must increase within a source and stay below 2^32)",
+			stream_name(s), stream_lineno(s), (unsigned long)uid);
+		return -1;
+	}
+	if (g->again) {
+		g->nlines++;	/* read again as it is (put_line) */
+		return 0;
+	}
+	outbuf_puts(g->sp, "#dropped\t");
+	outbuf_put(g->sp, f[0], n);
+	outbuf_putc(g->sp, '\n');
+	return 0;
 }
 
 /* Marks column name of the --columns list; -1 (message printed) if unknown. */
@@ -902,9 +952,10 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 			 const struct tree_io_subset *sub)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, path, NULL, { NULL, 0, 0, 0, 0 } };
+	struct seg g = { NULL, NULL, 0, NULL, NULL, NULL, 0, path, NULL, { NULL, 0, 0, 0, 0 } };
 	struct sel x;
 	struct outbuf *out;
+	const char *src;
 	int r, k, rval = 0;
 
 	if (tree_cols_init(&c, s) < 0)
@@ -924,9 +975,19 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 	put_header(out, s, &x);
 	if (x.peek_cols)
 		stream_defer_cut(s, x.peek_cols);
+	/* a lean event stream's rows (tl-cat --lean): add_dropped says which
+	 * uses are wrong, in tl-tree's words */
+	stream_allow_dropped(s);
 	while ((r = stream_next(s)) > 0) {
 		if (r == STREAM_DIRECTIVE) {
 			keep_line(&g, s, 0, &x);
+			continue;
+		}
+		if (r == STREAM_DROPPED) {
+			if (add_dropped(&g, out, s, &x, verbose, flags) < 0) {
+				r = STREAM_ERROR;
+				break;
+			}
 			continue;
 		}
 		if (x.peek_cols && spool_thin_uncut(&g, s, &c, &x, flags))
@@ -935,14 +996,10 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 			r = STREAM_ERROR;
 			break;
 		}
-		if (!same_src(&g, stream_field(s, c.src))) {
-			if (g.t)
-				flush_seg(&g, out, &x, verbose, g.trace);
-			free(g.src);
-			g.src = xstrdup(stream_field(s, c.src));
-			free(g.trace);
-			g.trace = xstrdup(stream_trace(s));
-		}
+		/* a value cut at its first NUL, as strcmp compared it */
+		src = stream_field(s, c.src);
+		if (!g.src || strcmp(src, g.src))
+			seg_for(&g, out, &x, verbose, src, strlen(src), s);
 		if ((k = add_row(&g, s, &c, flags)) < 0) {
 			r = STREAM_ERROR;
 			break;
@@ -976,7 +1033,7 @@ struct tree *tree_io_read_source(struct stream *s, const char *want, unsigned fl
 				char **src)
 {
 	struct tree_cols c;
-	struct seg g = { NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, { NULL, 0, 0, 0, 0 } };
+	struct seg g = { NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, { NULL, 0, 0, 0, 0 } };
 	int r;
 
 	if (tree_cols_init(&c, s) < 0)

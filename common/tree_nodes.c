@@ -32,21 +32,30 @@ static int optional_col(int i)
 	return i == C_FWD || i == C_ROOT || i == C_GRAFT || i == C_KIDS || i == C_ROOT_ORDER;
 }
 
+/* cat is name (n bytes, a constant: the compare is inlined) */
+#define CAT_IS(cat, name) (!memcmp(cat, name, sizeof(name) - 1))
+
 enum node_cat tree_nodes_cat(const char *ph, size_t phlen, const char *cat, size_t catlen)
 {
-	/* every row asks: lengths compared first, no strlen a name */
-	static const struct { const char *name; size_t len; enum node_cat cat; } cats[] = {
-		{ "cpu_op", 6, NC_CPU_OP }, { "cuda_runtime", 12, NC_RUNTIME },
-		{ "cuda_driver", 11, NC_DRIVER }, { "python_function", 15, NC_PYTHON },
-		{ "kernel", 6, NC_KERNEL }, { "gpu_memcpy", 10, NC_MEMCPY },
-		{ "gpu_memset", 10, NC_MEMSET },
-	};
+	/* every row asks (tl-cat --lean, tl-tree, tl-perf): by length first,
+	 * then one compare */
 	if (phlen == 1 && ph[0] == 'M')
 		return NC_META;
-	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (catlen == cats[i].len && !memcmp(cat, cats[i].name, catlen))
-			return cats[i].cat;
-	return NC_OTHER;
+	switch (catlen) {
+	case 6:
+		return CAT_IS(cat, "cpu_op") ? NC_CPU_OP : CAT_IS(cat, "kernel") ? NC_KERNEL : NC_OTHER;
+	case 10:
+		return CAT_IS(cat, "gpu_memcpy") ? NC_MEMCPY :
+		       CAT_IS(cat, "gpu_memset") ? NC_MEMSET : NC_OTHER;
+	case 11:
+		return CAT_IS(cat, "cuda_driver") ? NC_DRIVER : NC_OTHER;
+	case 12:
+		return CAT_IS(cat, "cuda_runtime") ? NC_RUNTIME : NC_OTHER;
+	case 15:
+		return CAT_IS(cat, "python_function") ? NC_PYTHON : NC_OTHER;
+	default:
+		return NC_OTHER;
+	}
 }
 
 int tree_nodes_annotation(const char *cat, size_t len)
@@ -55,9 +64,18 @@ int tree_nodes_annotation(const char *cat, size_t len)
 	const size_t n = sizeof(word) - 1;
 
 	for (size_t k = 0; k + n <= len; k++)
-		if (!memcmp(cat + k, word, n))
+		if (cat[k] == 'u' && !memcmp(cat + k, word, n))
 			return 1;
 	return 0;
+}
+
+int tree_nodes_thin(const char *ph, size_t phlen, const char *cat, size_t catlen, int python)
+{
+	enum node_cat c = tree_nodes_cat(ph, phlen, cat, catlen);
+
+	if (!catlen || (c == NC_PYTHON && python) || (catlen == 4 && !memcmp(cat, "ac2g", 4)))
+		return 0;
+	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
 }
 
 static uint32_t intern(struct tree_nodes *ns, struct stream *s, int col)

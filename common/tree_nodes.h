@@ -49,6 +49,15 @@ enum node_cat {
  */
 enum node_cat tree_nodes_cat(const char *ph, size_t phlen, const char *cat, size_t catlen);
 int tree_nodes_annotation(const char *cat, size_t len);
+/*
+ * Whether a row of this ph and cat (as written, without escapes), with no
+ * corr, ext, seq, stream or device, is one the tree keeps nothing of, so
+ * that a lean stream may give it as a "#dropped" line before the tree is
+ * built (tl-cat --lean, tl-tree --lean's spool): a python frame, unless
+ * python (the tree keeps them: tl-tree --python), or a category the sheets
+ * do not know but a user annotation or a flow (ac2g, which the tree links).
+ */
+int tree_nodes_thin(const char *ph, size_t phlen, const char *cat, size_t catlen, int python);
 
 enum {
 	NF_TREE = 1,		/* tree column is 1 */

@@ -19,8 +19,9 @@ done <examples
 
 test_expect_success 'usage is the SYNOPSIS' '
 	tl-cat -h >h &&
-	grep -q "^usage: tl-cat \[-hkv\] \[--format\] \[--lend-pages\] \[--ndjson\] \[-o FILE\] \[FILE...\]$" h &&
+	grep -q "^usage: tl-cat \[-hkv\] \[--format\] \[--lean\] \[--lend-pages\] \[--ndjson\] \[-o FILE\] \[FILE...\]$" h &&
 	grep -q "^\.Op Fl hkv$" "$TL_SRC/man/tl-cat.1" &&
+	grep -q "^\.Op Fl -lean$" "$TL_SRC/man/tl-cat.1" &&
 	grep -q "^\.Op Fl -lend-pages$" "$TL_SRC/man/tl-cat.1" &&
 	grep -q "^\.Op Fl -ndjson$" "$TL_SRC/man/tl-cat.1"
 '

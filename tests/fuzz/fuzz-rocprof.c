@@ -18,7 +18,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cat_opts co = { 0, 0, 0, 0 };
+	struct cat_opts co = { 0 };
 	struct rocprof_opts ro = { 10, 100, -1, 0 };
 	char in[64], ev[64];
 	struct outbuf *ob;
