@@ -110,8 +110,13 @@ static char diff_columns[] = "uid,src,cat,name,ts,dur,dims,types,strides,concret
 static struct tree_read *read_trace(const char *path, struct strpool *sp, int python)
 {
 	char cat[PATH_MAX], tree[PATH_MAX], fdpath[32];
-	/* tl-tree reads the pipe with read(2): tl-cat may lend it its pages */
-	char *cat_argv[] = { cat, "--lend-pages", (char *)path, NULL };
+	/*
+	 * tl-tree reads the pipe with read(2): tl-cat may lend it its pages;
+	 * without --python the rows out of the tree come lean (tl-cat --lean),
+	 * which --tree-rows counts and leaves out
+	 */
+	char *cat_argv[] = { cat, "--lend-pages", python ? (char *)path : "--lean",
+			     python ? NULL : (char *)path, NULL };
 	char *tree_argv[] = { tree, "--columns", diff_columns, "--tree-rows",
 			      python ? "--python" : NULL, NULL };
 	int a[2], b[2], fds[4];

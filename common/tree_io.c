@@ -483,6 +483,9 @@ static void put_line(const struct rows *rw, struct outbuf *out, const char *line
 		put_row(rw, out, line, len, cur);
 		return;
 	}
+	/* a lean event stream's row out of the tree (add_dropped) */
+	if (rw->x->tree_rows && len > 9 && !memcmp(line, "#dropped\t", 9))
+		return;
 	outbuf_put(out, line, len);
 	outbuf_putc(out, '\n');
 }
@@ -792,9 +795,11 @@ static int bad_dropped(struct stream *s, const char *what)
 /*
  * A "#dropped" row of a lean event stream (tl-cat --lean): a row the tree
  * keeps nothing of, given by its first nine fields, which spool_thin_uncut
- * would have spooled as it is from the whole row; counted and spooled so
- * (or kept to be read again).  0, or -1 (message printed) where the tree
- * would keep something of the row or the line is not one tl-cat writes.
+ * would have spooled as it is from the whole row (--lean) or --tree-rows
+ * leaves out; counted, and spooled so (or kept to be read again).  0, or
+ * -1 (message printed) where the tree would keep something of the row,
+ * the node stream would need its other fields, or the line is not one
+ * tl-cat writes.
  */
 static int add_dropped(struct seg *g, struct outbuf *out, struct stream *s,
 		       const struct sel *x, int verbose, unsigned flags)
@@ -803,9 +808,9 @@ static int add_dropped(struct seg *g, struct outbuf *out, struct stream *s,
 	size_t len[9], n;
 	uint64_t uid;
 
-	if (!x->lean || (flags & TREE_PYTHON))
-		return bad_dropped(s, "is read by tl-tree --lean only, without --python: "
-				   "give it the whole event stream");
+	if (!(x->lean || x->tree_rows) || (flags & TREE_PYTHON))
+		return bad_dropped(s, "is read by tl-tree --lean or --tree-rows only, "
+				   "without --python: give it the whole event stream");
 	/* the ninth field ends the row (at its NUL), or a tenth follows */
 	if (!stream_peek_first(s, 9, f, len) || f[8][len[8]] == '\t')
 		return bad_dropped(s, "with an escape, or not of nine fields");
@@ -825,9 +830,11 @@ static int add_dropped(struct seg *g, struct outbuf *out, struct stream *s,
 		return -1;
 	}
 	if (g->again) {
-		g->nlines++;	/* read again as it is (put_line) */
+		g->nlines++;	/* read again: put_line writes it as it is, or not */
 		return 0;
 	}
+	if (x->tree_rows)
+		return 0;	/* out of the tree: not written */
 	outbuf_puts(g->sp, "#dropped\t");
 	outbuf_put(g->sp, f[0], n);
 	outbuf_putc(g->sp, '\n');

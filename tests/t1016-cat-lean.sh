@@ -2,10 +2,11 @@
 # tl-cat --lean writes the rows the call tree keeps nothing of (python
 # frames out of the tree, instants, other categories no sheet reads) as
 # "#dropped" lines of their first nine fields, the lines tl-tree --lean
-# would make of them: tl-tree --lean must write the very same node stream
-# from the lean event stream as from the whole one, read from a pipe (the
-# spool) and from a file (read again); the lean lines must be the rows an
-# awk rule picks from the whole stream; every other use is refused.
+# would make of them: tl-tree --lean (tl-report's) and --tree-rows
+# (tl-diff's) must write the very same node stream from the lean event
+# stream as from the whole one, read from a pipe (the spool) and from a
+# file (read again); the lean lines must be the rows an awk rule picks
+# from the whole stream; every other use is refused.
 . "$TL_SRC/tests/lib.sh"
 
 # thin.awk: the whole stream's rows tl-cat --lean thins, as "#dropped" and
@@ -23,8 +24,12 @@ $4 != "" && $11 $12 $13 $14 $15 == "" && $3 != "M" && $4 != "ac2g" &&
 { print }
 AWK
 
+# tl-diff's node stream: its columns, the tree's rows only
+diff_cols="--columns uid,src,cat,name,ts,dur,dims,types,strides,concrete,parent,root --tree-rows"
+
 # same_nodes NAME TRACE: the lean event stream is the awk rule's, and
-# tl-tree --lean makes the same bytes of it, from a pipe and from a file
+# tl-tree --lean, and --tree-rows as tl-diff runs it, make the same bytes
+# of it, from a pipe and from a file
 same_nodes() {
 	tl-cat "$2" >"$1.events" && tl-cat --lean "$2" >"$1.lean" &&
 	awk -f thin.awk "$1.events" >"$1.want" && cmp "$1.want" "$1.lean" &&
@@ -32,6 +37,9 @@ same_nodes() {
 	tl-tree --lean <"$1.events" >"$1.nodes" &&
 	tl-tree --lean <"$1.lean" >"$1.got" && cmp "$1.nodes" "$1.got" &&
 	tl-tree --lean "$1.lean" >"$1.got2" && cmp "$1.nodes" "$1.got2" &&
+	tl-tree $diff_cols <"$1.events" >"$1.rows" &&
+	tl-tree $diff_cols <"$1.lean" >"$1.got3" && cmp "$1.rows" "$1.got3" &&
+	tl-tree $diff_cols "$1.lean" >"$1.got4" && cmp "$1.rows" "$1.got4" &&
 	test "$(wc -c <"$1.lean")" -lt "$(wc -c <"$1.events")"
 }
 
@@ -65,17 +73,23 @@ test_expect_success 'a source begun by a "#dropped" row, two sources' '
 	tl-cat two.json two.json >two.events && tl-cat --lean two.json two.json >two.lean &&
 	test "$(grep -c "^#dropped" two.lean)" = 4 &&
 	tl-tree --lean <two.events >want && tl-tree --lean <two.lean >got && cmp want got &&
-	tl-tree --lean two.lean >got2 && cmp want got2
+	tl-tree --lean two.lean >got2 && cmp want got2 &&
+	tl-tree $diff_cols <two.events >want && tl-tree $diff_cols <two.lean >got && cmp want got &&
+	tl-tree $diff_cols two.lean >got2 && cmp want got2 && ! grep -q "^#dropped" got2
 '
 
-test_expect_success 'tl-tree without --lean refuses a lean event stream' '
+test_expect_success 'tl-tree without --lean or --tree-rows refuses a lean event stream' '
 	test_must_fail tl-tree two.lean >out 2>err &&
-	grep -q "two.lean:4: a \"#dropped\" row (tl-cat --lean) is read by tl-tree --lean only" err
+	grep -q "two.lean:4: a \"#dropped\" row (tl-cat --lean) is read by tl-tree --lean or --tree-rows only" err &&
+	test_must_fail tl-tree --columns uid,name two.lean >out 2>err &&
+	grep -q "two.lean:4: a \"#dropped\" row" err
 '
 
 test_expect_success 'tl-tree --lean --python refuses it (python frames are in the tree)' '
 	test_must_fail tl-tree --lean --python two.lean >out 2>err &&
-	grep -q "tl-tree --lean only, without --python" err
+	grep -q "tl-tree --lean or --tree-rows only, without --python" err &&
+	test_must_fail tl-tree --tree-rows --python two.lean >out 2>err &&
+	grep -q "without --python" err
 '
 
 test_expect_success 'a "#dropped" row of a category the tree reads is refused' '
