@@ -403,13 +403,6 @@ static int has_escape(const char *s, size_t n)
  * only reader of extra).  The readers compare ph and cat unescaped (some
  * as C strings): a row with an escape in either stays whole.
  */
-/* A category whose rows are cut (by its kind c): python frames, and the
- * categories the sheets do not know but user annotations. */
-static int thin_kind(enum node_cat c, const char *cat, size_t catlen)
-{
-	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
-}
-
 static int row_is_thin(const struct tree *t, uint32_t i, const struct raw_row *rr,
 		       const struct sel *x)
 {
@@ -425,15 +418,21 @@ static int row_is_thin(const struct tree *t, uint32_t i, const struct raw_row *r
 	if (has_escape(ph, phlen) || has_escape(cat, catlen))
 		return 0;
 	c = tree_nodes_cat(ph, phlen, cat, catlen);
-	return thin_kind(c, cat, catlen);
+	return tree_nodes_thin_kind(c, cat, catlen);
+}
+
+/* The "#dropped" line of a row's first nine fields, text[0..n) as read. */
+static inline void put_dropped(struct outbuf *out, const char *text, size_t n)
+{
+	outbuf_puts(out, "#dropped\t");
+	outbuf_put(out, text, n);
+	outbuf_putc(out, '\n');
 }
 
 /* "#dropped" and the row's first nine fields, as they were escaped. */
 static void put_thin(struct outbuf *out, const struct raw_row *r)
 {
-	outbuf_puts(out, "#dropped\t");
-	outbuf_put(out, r->f[0], (size_t)(r->f[8] + r->len[8] - r->f[0]));
-	outbuf_putc(out, '\n');
+	put_dropped(out, r->f[0], (size_t)(r->f[8] + r->len[8] - r->f[0]));
 }
 
 /* The rows' making in one thread: the tree (only read) and its own walk. */
@@ -763,9 +762,7 @@ static int spool_thin_uncut(struct seg *g, struct stream *s, const struct tree_c
 		return 0;
 	if (tree_skip(g->t, (unsigned long)uid) < 0)
 		return 0;
-	outbuf_puts(g->sp, "#dropped\t");
-	outbuf_put(g->sp, f[0], n);
-	outbuf_putc(g->sp, '\n');
+	put_dropped(g->sp, f[0], n);
 	return 1;
 }
 
@@ -833,11 +830,8 @@ static int add_dropped(struct seg *g, struct outbuf *out, struct stream *s,
 		g->nlines++;	/* read again: put_line writes it as it is, or not */
 		return 0;
 	}
-	if (x->tree_rows)
-		return 0;	/* out of the tree: not written */
-	outbuf_puts(g->sp, "#dropped\t");
-	outbuf_put(g->sp, f[0], n);
-	outbuf_putc(g->sp, '\n');
+	if (!x->tree_rows)	/* out of the tree: --tree-rows writes none */
+		put_dropped(g->sp, f[0], n);
 	return 0;
 }
 

@@ -69,13 +69,18 @@ int tree_nodes_annotation(const char *cat, size_t len)
 	return 0;
 }
 
+int tree_nodes_thin_kind(enum node_cat c, const char *cat, size_t catlen)
+{
+	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
+}
+
 int tree_nodes_thin(const char *ph, size_t phlen, const char *cat, size_t catlen, int python)
 {
 	enum node_cat c = tree_nodes_cat(ph, phlen, cat, catlen);
 
 	if (!catlen || (c == NC_PYTHON && python) || (catlen == 4 && !memcmp(cat, "ac2g", 4)))
 		return 0;
-	return c == NC_PYTHON || (c == NC_OTHER && !tree_nodes_annotation(cat, catlen));
+	return tree_nodes_thin_kind(c, cat, catlen);
 }
 
 static uint32_t intern(struct tree_nodes *ns, struct stream *s, int col)

@@ -58,6 +58,12 @@ int tree_nodes_annotation(const char *cat, size_t len);
  * do not know but a user annotation or a flow (ac2g, which the tree links).
  */
 int tree_nodes_thin(const char *ph, size_t phlen, const char *cat, size_t catlen, int python);
+/*
+ * The category part of that rule, by the kind c tree_nodes_cat gave: a
+ * python frame, or a category the sheets do not know but a user
+ * annotation (tl-tree --lean's rows cut after the tree is built go by it).
+ */
+int tree_nodes_thin_kind(enum node_cat c, const char *cat, size_t catlen);
 
 enum {
 	NF_TREE = 1,		/* tree column is 1 */
