@@ -1,10 +1,12 @@
 #!/bin/sh
 # tl-cat --lend-pages hands a pipe its output's pages (vmsplice) instead of
-# copying them, and fills other buffers while the pipe may still hold
-# them.  The reader must get the very bytes tl-cat writes to a file: when
-# it reads at once, when it lets the pipe fill, and when the pipe holds
-# more pages than tl-cat's ring of buffers (each buffer is then replaced,
-# not reused: the reader made the pipe bigger, or TL_LEND_RING, here).
+# copying them, fills other buffers while the pipe may still hold them,
+# and lets filled ones wait while the pipe is full.  The reader must get
+# the very bytes tl-cat writes to a file: when it reads at once, when it
+# lets the pipe fill (buffers wait, then tl-cat waits), and when the pipe
+# holds more pages than tl-cat's ring of buffers (each buffer is then
+# replaced, not reused: the reader made the pipe bigger, or TL_LEND_RING,
+# here).
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -52,6 +54,16 @@ test_expect_success 'a reader that reads at once gets the same bytes' '
 
 test_expect_success 'a reader that lets the pipe fill gets the same bytes' '
 	{ tl-cat --lend-pages big.json; echo "exit $?" >rc; } | python3 read.py 0.5 >got &&
+	test_cmp rc.want rc &&
+	cmp expect got
+'
+
+# TL_LEND_RING=8: while the pipe is full two buffers wait their turn (8
+# less the four the pipe holds, the one being filled and the next), and
+# the buffer after them may still be in the pipe: each is replaced
+test_expect_success 'buffers that wait for the pipe keep their order' '
+	{ TL_LEND_RING=8 tl-cat --lend-pages big.json; echo "exit $?" >rc; } |
+		python3 read.py 0.5 >got &&
 	test_cmp rc.want rc &&
 	cmp expect got
 '
