@@ -7,7 +7,8 @@
 # those of the copying reader, which a block size that is not a multiple
 # of the page asks for (TL_CAT_PUMP_BLOCK, a test's knob: no mirror can
 # be mapped then): small blocks, so that the ring wraps round many times
-# and elements outgrow it, and the default 512 KiB ones.
+# and elements outgrow it (sixteen blocks of 4 KiB: 64 KiB), and the
+# default 512 KiB ones (8 MiB).
 . "$TL_SRC/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -49,7 +50,7 @@ test_expect_success 'streams ending at, before and after a block boundary, the r
 '
 
 test_expect_success 'elements longer than the ring go on by copying' '
-	gen b.json 400000 20000 &&
+	gen b.json 1600000 80000 &&
 	gzip -c b.json >b.json.gz &&
 	both b.json.gz 4096 &&
 	tl-cat - <b.json >plain.out &&
@@ -59,8 +60,8 @@ test_expect_success 'elements longer than the ring go on by copying' '
 
 test_expect_success 'an event and a top-level value larger than the default ring' '
 	python3 -c "
-big = \"x\" * (5 << 20)
-top = \"[\" + \",\".join([\"1234567\"] * (1 << 20)) + \"]\"
+big = \"x\" * (9 << 20)
+top = \"[\" + \",\".join([\"1234567\"] * (3 << 19)) + \"]\"
 doc = (\"{\\\"meta\\\":%s,\\\"traceEvents\\\":[{\\\"ph\\\":\\\"X\\\",\\\"name\\\":\\\"a\\\"},\"
        \"{\\\"ph\\\":\\\"X\\\",\\\"name\\\":\\\"b\\\",\\\"args\\\":{\\\"s\\\":\\\"%s\\\"}},\"
        \"{\\\"ph\\\":\\\"X\\\",\\\"name\\\":\\\"c\\\"}]}\") % (top, big)
