@@ -11,6 +11,9 @@ sed -n 's/^not ok/# not ok/p' unit.tap 2>/dev/null
 test_expect_success 'each rejected CSV names file and line' '
 	grep -q "^test-csv: t.csv:2: expected 2 fields, saw 3$" unit.err &&
 	grep -q "^test-csv: t.csv:2: unterminated quoted field$" unit.err &&
-	grep -q "^test-csv: t.csv:2: invalid UTF-8$" unit.err
+	grep -q "^test-csv: t.csv:2: invalid UTF-8$" unit.err &&
+	grep -q "^test-csv: t.csv:4: invalid UTF-8$" unit.err &&
+	grep -c "^test-csv: t.csv:2: unterminated quoted field$" unit.err >n &&
+	test "$(cat n)" -eq 2
 '
 test_done

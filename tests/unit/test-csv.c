@@ -99,6 +99,12 @@ static void test_errors(void)
 	tap_ok(parse(&c, "a\n\"abc\"x\n") < 0, "text after quote is an error");
 	tap_ok(parse(&c, "a\n\xff\n") < 0, "invalid UTF-8 is an error");
 	tap_ok(parse(&c, "a\n\xc0\x80\n") < 0, "overlong UTF-8 is an error");
+	/* after runs the reader takes 16 bytes at a time: the lines named */
+	tap_ok(parse(&c, "a\n\"0123456789abcdef\n0123456789abcdef\",\n"
+		     "0123456789abcdef0123456789abcdef\xff\n") < 0,
+	       "invalid UTF-8 after long runs (line 4)");
+	tap_ok(parse(&c, "a\n\"0123456789abcdef\n0123456789abcdef") < 0,
+	       "unterminated long quoted field (line 2)");
 	tap_ok(csv_parse(&c, "t.csv", xstrdup("a\nx\0y\n"), 6) < 0,
 	       "NUL byte is an error");
 	tap_ok(csv_read(&c, "/nonexistent/x.csv") < 0, "missing file");
@@ -234,6 +240,182 @@ static void test_rows(void)
 	tap_ok(errors > 600 && errors < 4500 && rows > 6000,
 	       "the random texts hold both errors and rows");
 	tap_ok(!csv_rows_open("/nonexistent/x.csv"), "csv_rows: missing file");
+}
+
+/*
+ * Texts made from known cells: each cell plain or quoted (its quotes
+ * doubled, line ends and commas inside), pieces long enough to cross the
+ * reader's 16-byte steps, records ended by LF, CRLF or a lone CR, now and
+ * then a blank line.  csv_parse must give back those cells and the line
+ * each record starts on, as counted while the text was written.
+ */
+static const char *const gen_plain[] = {
+	"a", "1.5", "abcdefghijklmnopqrstuvwxyz", "0123456789.0123456789",
+	"\xc3\xa9t\xc3\xa9 and more text than sixteen bytes",
+};
+/* a quoted piece as written, and the text it stands for */
+static const char *const gen_quoted[][2] = {
+	{ "x", "x" }, { ",", "," }, { "\"\"", "\"" }, { "\n", "\n" }, { "\r\n", "\r\n" },
+	{ "\r", "\r" }, { "a long quoted piece, with a comma", "a long quoted piece, with a comma" },
+	{ "\"\"quotes\"\" around a word, past 16 bytes", "\"quotes\" around a word, past 16 bytes" },
+	{ "\xc3\xa9\xc3\xa9 and then \n a new line", "\xc3\xa9\xc3\xa9 and then \n a new line" },
+};
+
+struct gen {
+	char *text, *want;	/* the text; the cells, each NUL-ended, in order */
+	size_t n, nw, cap;
+	size_t line[64];	/* where each record starts: offset, then line */
+	size_t nrec;
+};
+
+static void gen_put(struct gen *g, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (g->n + k >= g->cap)
+		abort();
+	memcpy(g->text + g->n, s, k);
+	g->n += k;
+}
+
+/* The records' offsets made lines, counted as the reader counts them:
+ * LF, CRLF once, a lone CR. */
+static void gen_lines(struct gen *g)
+{
+	size_t line = 1, i = 0;
+
+	for (size_t r = 0; r < g->nrec; r++) {
+		for (; i < g->line[r]; i++)
+			if (g->text[i] == '\n' || (g->text[i] == '\r' && g->text[i + 1] != '\n'))
+				line++;
+		g->line[r] = line;
+	}
+}
+
+static void gen_want(struct gen *g, const char *s)
+{
+	size_t k = strlen(s);
+
+	memcpy(g->want + g->nw, s, k);
+	g->nw += k;
+}
+
+static void gen_text(struct gen *g, unsigned ncols)
+{
+	g->n = g->nw = g->nrec = 0;
+	for (unsigned j = 0; j < ncols; j++) {
+		char name[8];
+		snprintf(name, sizeof(name), "%sc%u", j ? "," : "", j);
+		gen_put(g, name);
+	}
+	gen_put(g, "\n");
+	for (unsigned r = rnd(12); r > 0; r--) {
+		/* a blank line; after a lone CR, an LF would make it CRLF */
+		if (rnd(8) == 0)
+			gen_put(g, rnd(2) && g->text[g->n - 1] != '\r' ? "\n" : "\r\n");
+		g->line[g->nrec++] = g->n;
+		for (unsigned j = 0; j < ncols; j++) {
+			unsigned k = rnd(4);
+			if (j)
+				gen_put(g, ",");
+			/* a lone empty plain cell would be a blank line */
+			if (rnd(2) || (ncols == 1 && k == 0)) {
+				gen_put(g, "\"");
+				for (; k > 0; k--) {
+					const char *const *q = gen_quoted[rnd(sizeof(gen_quoted) /
+									 sizeof(*gen_quoted))];
+					gen_put(g, q[0]);
+					gen_want(g, q[1]);
+				}
+				gen_put(g, "\"");
+			} else {
+				for (; k > 0; k--) {
+					const char *p = PICK(gen_plain);
+					gen_put(g, p);
+					gen_want(g, p);
+				}
+			}
+			g->want[g->nw++] = '\0';
+		}
+		gen_put(g, rnd(3) == 0 ? "\r\n" : rnd(2) ? "\n" : "\r");
+	}
+	gen_lines(g);
+}
+
+static void test_generated(void)
+{
+	char text[8192], want[8192];
+	struct gen g = { text, want, 0, 0, sizeof(text), { 0 }, 0 };
+	unsigned bad = 0, rows = 0;
+	struct csv c;
+
+	for (int i = 0; i < 3000; i++) {
+		unsigned ncols = 1 + rnd(4);
+		const char *w = want;
+		int ok;
+
+		gen_text(&g, ncols);
+		char *copy = xmalloc(g.n + 1);
+		memcpy(copy, text, g.n);
+		ok = csv_parse(&c, "t.csv", copy, g.n) == 0 && c.ncols == ncols &&
+		     c.nrows == g.nrec;
+		for (size_t r = 0; ok && r < c.nrows; r++) {
+			ok = c.line[r] == g.line[r];
+			for (size_t j = 0; ok && j < ncols; j++) {
+				const struct csv_field *f = csv_at(&c, r, j);
+				ok = f->n == strlen(w) && !memcmp(f->s, w, f->n);
+				w += strlen(w) + 1;
+			}
+		}
+		if (!ok && bad++ < 3) {
+			fprintf(stderr, "# csv_parse does not give the cells of %zu bytes: ", g.n);
+			for (size_t j = 0; j < g.n; j++)
+				fprintf(stderr, "\\x%02x", (unsigned char)text[j]);
+			fprintf(stderr, "\n");
+		}
+		rows += (unsigned)g.nrec;
+		csv_release(&c);
+	}
+	tap_ok(bad == 0 && rows > 10000, "3000 texts of known cells read back, with their lines");
+}
+
+/*
+ * Where the reader goes 16 bytes at a time: what stops it, at every
+ * offset in the step, and the line a message names.
+ */
+static void test_long_runs(void)
+{
+	char text[256];
+	struct csv c;
+	int ok = 1;
+
+	for (size_t pad = 0; pad < 40; pad++) {
+		/* a,b / <pad x> , <pad y> / "<pad z>\n""q""" , end */
+		size_t n = 0;
+		n += (size_t)sprintf(text + n, "a,b\n");
+		for (size_t i = 0; i < pad; i++)
+			text[n++] = 'x';
+		text[n++] = ',';
+		for (size_t i = 0; i < pad; i++)
+			text[n++] = 'y';
+		n += (size_t)sprintf(text + n, "\r\n\"");
+		for (size_t i = 0; i < pad; i++)
+			text[n++] = 'z';
+		n += (size_t)sprintf(text + n, "\n\"\"q\"\"\",end\r");
+		char *copy = xmalloc(n + 1);
+		memcpy(copy, text, n);
+		if (csv_parse(&c, "t.csv", copy, n) < 0 || c.nrows != 2) {
+			ok = 0;
+			break;
+		}
+		const struct csv_field *a = csv_at(&c, 0, 0), *b = csv_at(&c, 0, 1);
+		const struct csv_field *q = csv_at(&c, 1, 0), *e = csv_at(&c, 1, 1);
+		ok &= a->n == pad && b->n == pad && (!pad || (a->s[0] == 'x' && b->s[pad - 1] == 'y'));
+		ok &= q->n == pad + 4 && !memcmp(q->s + pad, "\n\"q\"", 4);
+		ok &= e->n == 3 && !memcmp(e->s, "end", 3) && c.line[0] == 2 && c.line[1] == 3;
+		csv_release(&c);
+	}
+	tap_ok(ok, "cells ending at every offset of a 16-byte step");
 }
 
 static struct pd_frame frame_of(struct csv *c, const char *text)
@@ -372,6 +554,8 @@ int main(int argc, char **argv)
 	test_layout();
 	test_errors();
 	test_rows();
+	test_generated();
+	test_long_runs();
 	test_typing();
 	test_merge();
 	test_parse_float();
