@@ -27,9 +27,12 @@
  * (four blocks) ran dry meanwhile, and tl-cat | tl-tree on the x20 bench
  * trace left the cores idle 1.32 core-seconds, 0.84 with 8 MiB (sixteen
  * blocks; four of 2 MiB did as well: it is the size, not the wake-ups).
- * The pages are mapped twice, so RSS counts them twice: 16 MiB.
+ * The pages are mapped twice, so RSS counts them twice: 16 MiB.  A
+ * reader that gains nothing from reading further ahead asks for four
+ * (cat_input_small_ring).
  */
 #define NBLK 16
+#define NBLK_SMALL 4
 #define BLK_SIZE (512u << 10)
 #define VIEW_SIZE (4u << 20)	/* bytes of a plain file mapped at a time */
 
@@ -58,7 +61,8 @@ struct pump {
 	char *blk[NBLK];
 	size_t blen[NBLK];
 	size_t blk_size;
-	char *mirror;		/* NBLK blocks mapped twice, or NULL: blk[] malloc'd */
+	char *mirror;		/* nblk blocks mapped twice, or NULL: blk[] malloc'd */
+	size_t nblk;		/* blocks in the ring: NBLK, or NBLK_SMALL */
 	size_t head, tail, roff;
 	uint64_t viewed;	/* the end of the last view (pump_view) */
 	int done;		/* 1 at end, -1 on error (message in in->err) */
@@ -88,6 +92,7 @@ struct cat_input {
 	size_t zn;
 	struct pump *pump;
 	int sync;		/* no pump: inflate as read (cat_input_sync) */
+	int small_ring;		/* a ring of NBLK_SMALL blocks (cat_input_small_ring) */
 	/* a plain regular file's bytes in place (cat_input_view) */
 	int viewable;
 	off_t start;		/* the fd's offset of the stream's byte 0 */
@@ -500,9 +505,9 @@ static void *pump_main(void *arg)
 		int stop;
 
 		pthread_mutex_lock(&p->mu);
-		while (p->head - p->tail == NBLK && !p->stop)
+		while (p->head - p->tail == p->nblk && !p->stop)
 			pthread_cond_wait(&p->cv, &p->mu);
-		slot = p->head % NBLK;
+		slot = p->head % p->nblk;
 		stop = p->stop;
 		pthread_mutex_unlock(&p->mu);
 		if (stop)
@@ -558,12 +563,13 @@ static void pump_start(struct cat_input *in)
 	if (in->sync)
 		return;
 	p = xcalloc(1, sizeof(*p));
+	p->nblk = in->small_ring ? NBLK_SMALL : NBLK;
 	p->blk_size = BLK_SIZE;
 	/* tests ask for small blocks, to wrap the ring round and outgrow it */
 	if ((e = getenv("TL_CAT_PUMP_BLOCK")) && atol(e) > 0)
 		p->blk_size = (size_t)atol(e);
-	p->mirror = mirror_map(NBLK * p->blk_size);
-	for (int i = 0; i < NBLK; i++)
+	p->mirror = mirror_map(p->nblk * p->blk_size);
+	for (size_t i = 0; i < p->nblk; i++)
 		p->blk[i] = p->mirror ? p->mirror + i * p->blk_size : xmalloc(p->blk_size);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
@@ -586,9 +592,9 @@ static void pump_stop(struct cat_input *in)
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 	if (p->mirror)
-		munmap(p->mirror, 2 * NBLK * p->blk_size);
+		munmap(p->mirror, 2 * p->nblk * p->blk_size);
 	else
-		for (int i = 0; i < NBLK; i++)
+		for (size_t i = 0; i < p->nblk; i++)
 			free(p->blk[i]);
 	free(p);
 	in->pump = NULL;
@@ -621,7 +627,7 @@ static ssize_t pump_read(struct cat_input *in, char *buf, size_t n)
 	struct pump *p = in->pump;
 
 	while (pump_wait(p)) {
-		size_t slot = p->tail % NBLK;
+		size_t slot = p->tail % p->nblk;
 		size_t k = p->blen[slot] - p->roff;
 		/*
 		 * a block used up is given back when the next is asked for,
@@ -655,14 +661,14 @@ static void give_back_before(struct pump *p, uint64_t off)
 /* The bytes filled so far, from the stream's byte 0; under p->mu. */
 static uint64_t pump_filled(const struct pump *p)
 {
-	return p->head ? (uint64_t)(p->head - 1) * p->blk_size + p->blen[(p->head - 1) % NBLK] : 0;
+	return p->head ? (uint64_t)(p->head - 1) * p->blk_size + p->blen[(p->head - 1) % p->nblk] : 0;
 }
 
 /*
  * cat_input_view through the mirrored ring: the blocks before off are
  * given back, then the bytes from off are waited for up to off + want, as
  * far as the ring can hold them.  CAT_INPUT_VIEW_FULL where it cannot
- * (an element longer than about NBLK - 1 blocks) and the stream goes on.
+ * (an element longer than about nblk - 1 blocks) and the stream goes on.
  */
 static ssize_t pump_view(struct cat_input *in, uint64_t off, size_t want, const char **p)
 {
@@ -672,7 +678,7 @@ static ssize_t pump_view(struct cat_input *in, uint64_t off, size_t want, const 
 
 	pthread_mutex_lock(&pp->mu);
 	give_back_before(pp, off);
-	cap = (uint64_t)(pp->tail + NBLK) * pp->blk_size;
+	cap = (uint64_t)(pp->tail + pp->nblk) * pp->blk_size;
 	while ((end = pump_filled(pp)) < target && end < cap && !pp->done)
 		pthread_cond_wait(&pp->cv, &pp->mu);
 	done = pp->done;
@@ -683,7 +689,7 @@ static ssize_t pump_view(struct cat_input *in, uint64_t off, size_t want, const 
 	if (end < target && done < 0 && end == pp->viewed)
 		return -1;
 	pp->viewed = end;
-	*p = pp->mirror + off % (NBLK * pp->blk_size);
+	*p = pp->mirror + off % (pp->nblk * pp->blk_size);
 	return (ssize_t)(end - off);
 }
 
@@ -930,6 +936,11 @@ ssize_t cat_input_read(struct cat_input *in, char *buf, size_t n)
 void cat_input_sync(struct cat_input *in)
 {
 	in->sync = 1;
+}
+
+void cat_input_small_ring(struct cat_input *in)
+{
+	in->small_ring = 1;
 }
 
 const char *cat_input_error(const struct cat_input *in)

@@ -6,8 +6,8 @@
  * Formats are told by magic bytes, never by name: 1f 8b gzip, "PK\3\4"
  * (or the empty "PK\5\6") zip, "ustar" at offset 257 tar, also under gzip.
  *
- * Compressed data is inflated in a background thread into a small ring
- * of blocks, so that parsing and inflating overlap (a .json.gz costs
+ * Compressed data is inflated in a background thread into a ring of
+ * blocks (8 MiB), so that parsing and inflating overlap (a .json.gz costs
  * about what zcat costs).  Archives on a pipe are spooled to an unlinked
  * temporary file first, since members are read in name order.
  *
@@ -40,6 +40,12 @@ struct cat_input *cat_input_open(const char *path);
  * only (tl-cat --format).  Before the first cat_input_next.
  */
 void cat_input_sync(struct cat_input *in);
+/*
+ * Inflate into a ring of 2 MiB instead of 8: for a reader that gains
+ * nothing from reading further ahead (tl-fuse, whose own deflating is the
+ * slower), and keeps the memory.  Before the first cat_input_next.
+ */
+void cat_input_small_ring(struct cat_input *in);
 /* Go to the next stream: 1, 0 when there are no more, -1 on error. */
 int cat_input_next(struct cat_input *in);
 /* The current stream's name for #source: PATH or PATH:MEMBER. */

@@ -417,6 +417,8 @@ int fuse_rank(struct fuse *f, unsigned rank, const char *path)
 	f->ranks++;
 	if (!in)
 		return 1;
+	/* the output's deflating is slower than the input's inflating */
+	cat_input_small_ring(in);
 	while (!bad && (r = cat_input_next(in)) > 0)
 		bad = fuse_stream(f, in, rank, &c) < 0;
 	if (!bad && r < 0) {
