@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "tree_nodes.h"
@@ -114,23 +116,76 @@ static int write_one(struct perf_report *pr, struct perf_sheet *ps, const struct
 	return 0;
 }
 
+/*
+ * The sheets are written in two processes: unified_perf_summary (and its
+ * _kl_overlap), the longest to make (half of the time spent writing sheets
+ * on a big trace), in a child forked once the tables are built, the others
+ * here.  In tl-report tl-perf is the last program still running, so the
+ * other core is free.  Each process makes its sheets from the same tables
+ * (copied on write: each sheet reads what was built before the fork and
+ * its own memos, nothing another sheet made), so the files are the same
+ * bytes as one process writes.  SIDE_ALL: every sheet, in this process.
+ */
+enum { SIDE_ALL = -1, SIDE_HERE = 0, SIDE_CHILD = 1 };
+
+static int side_of(const char *name)
+{
+	return strncmp(name, "unified_perf_summary", 20) ? SIDE_HERE : SIDE_CHILD;
+}
+
 /* Explicit --sheet names are written even where TraceLens would skip them. */
-static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o)
+static int write_side(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o,
+		      int side)
 {
 	int rval = 0;
 	const char *name;
 
 	if (o->nsheets) {
 		for (size_t i = 0; i < o->nsheets; i++)
-			rval |= write_one(pr, ps, o, o->sheets[i]);
+			if (side == SIDE_ALL || side_of(o->sheets[i]) == side)
+				rval |= write_one(pr, ps, o, o->sheets[i]);
 		return rval;
 	}
-	for (int i = 0; perf_report_names[i]; i++)
-		if (perf_report_wanted(pr, perf_report_names[i]))
-			rval |= write_one(pr, ps, o, perf_report_names[i]);
+	for (int i = 0; perf_report_names[i]; i++) {
+		name = perf_report_names[i];
+		if ((side == SIDE_ALL || side_of(name) == side) && perf_report_wanted(pr, name))
+			rval |= write_one(pr, ps, o, name);
+	}
+	if (side == SIDE_CHILD)
+		return rval;
 	for (size_t i = 0; (name = perf_sheet_name(ps, i)); i++)
 		rval |= write_one(pr, ps, o, name);
 	return rval;
+}
+
+/*
+ * Writes the sheets; the forked process returns what it wrote, and then
+ * only frees and exits as this one does.  Serial where one sheet is asked
+ * for (stdout) or fork fails.
+ */
+static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o)
+{
+	pid_t pid;
+	int rval, st;
+
+	if (!o->dir || o->nsheets == 1)
+		return write_side(pr, ps, o, SIDE_ALL);
+	fflush(NULL);		/* nothing buffered is written twice */
+	pid = fork();
+	if (pid < 0)
+		return write_side(pr, ps, o, SIDE_ALL);
+	if (pid == 0)
+		return write_side(pr, ps, o, SIDE_CHILD);
+	rval = write_side(pr, ps, o, SIDE_HERE);
+	if (waitpid(pid, &st, 0) != pid) {
+		tl_warn_errno("waitpid");
+		return 1;
+	}
+	if (WIFSIGNALED(st)) {
+		tl_warn("unified_perf_summary: its writer was killed by signal %d", WTERMSIG(st));
+		return 1;
+	}
+	return rval | (WIFEXITED(st) && WEXITSTATUS(st) != 0);
 }
 
 /*

@@ -42,6 +42,26 @@ test_expect_success '--short-kernel-us and --topk' '
 	test "$(wc -l <sk.csv)" -eq 2 &&
 	grep -q "^aten::add," sk.csv
 '
+# unified_perf_summary is written by a forked process, the other sheets by
+# tl-perf itself: a sheet that cannot be written fails the run on either side
+test_expect_success 'an unwritable unified_perf_summary (the forked writer) fails the run' '
+	mkdir -p child_bad/unified_perf_summary.csv &&
+	test_must_fail tl-perf --csv -o child_bad nodes 2>err &&
+	grep -q "tl-perf: child_bad/unified_perf_summary.csv" err &&
+	test_cmp out/ops_summary.csv child_bad/ops_summary.csv
+'
+test_expect_success 'an unwritable ops_summary (this process) fails the run' '
+	mkdir -p parent_bad/ops_summary.csv &&
+	test_must_fail tl-perf --csv -o parent_bad nodes 2>err &&
+	grep -q "tl-perf: parent_bad/ops_summary.csv" err &&
+	test_cmp out/unified_perf_summary.csv parent_bad/unified_perf_summary.csv
+'
+test_expect_success '-s with -o: the sheets asked for, split the same way' '
+	tl-perf --csv -o some -s unified_perf_summary -s kernel_summary nodes &&
+	test_cmp out/unified_perf_summary.csv some/unified_perf_summary.csv &&
+	test_cmp out/kernel_summary.csv some/kernel_summary.csv &&
+	test "$(ls some | wc -l)" -eq 2
+'
 test_expect_code 0 '-h prints the usage' 'tl-perf -h >h.out && grep -q "^usage: tl-perf" h.out'
 test_expect_code 2 'unknown sheet is a usage error' 'tl-perf -s no_such_sheet nodes'
 test_expect_code 2 'no sheet and no folder is a usage error' 'tl-perf nodes'
