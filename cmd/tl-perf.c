@@ -29,7 +29,7 @@ static const char usage[] =
 	"               [--include-call-stack] [--include-first-occurrence-time]\n"
 	"               [--include-overlap-info] [--inference] [--info FILE]\n"
 	"               [--micro-idle US] [--ops FILE] [-o DIR] [-s SHEET]...\n"
-	"               [--short-kernel-us N] [--topk N] [FILE]\n"
+	"               [--short-kernel-us N] [--split-nice N] [--topk N] [FILE]\n"
 	"\n"
 	"  -h, --help                 print this help and exit\n"
 	"  -l, --list                 list the sheet names and exit\n"
@@ -52,6 +52,7 @@ static const char usage[] =
 	"      --micro-idle US        idle gaps shorter than US between kernels, counted\n"
 	"      --ops FILE             op categories and models from FILE, not ops.tsv\n"
 	"      --short-kernel-us N    threshold of the short-kernel sheets (10)\n"
+	"      --split-nice N         the forked writer of unified_perf_summary at nice +N (0)\n"
 	"      --topk N               keep the first N rows of short_kernels_summary";
 
 static const struct option longopts[] = {
@@ -76,6 +77,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "sheet", required_argument, NULL, 's' },
 	{ "short-kernel-us", required_argument, NULL, 'S' },
+	{ "split-nice", required_argument, NULL, 'Y' },
 	{ "topk", required_argument, NULL, 'K' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -83,7 +85,7 @@ static const struct option longopts[] = {
 struct opts {
 	int all_gpu, csv, inference, parent_module;
 	int recompute, num_kernels, call_stack, first_occ, overlap;
-	long bins, topk;
+	long bins, topk, split_nice;
 	double short_us, micro_us;
 	const char *dir, *ops, *arch, *diff_stats, *info;
 	const char **sheets;
@@ -174,8 +176,18 @@ static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const str
 	pid = fork();
 	if (pid < 0)
 		return write_side(pr, ps, o, SIDE_ALL);
-	if (pid == 0)
+	if (pid == 0) {
+		/*
+		 * --split-nice: where other programs share the cores at that
+		 * niceness (tl-report's other readers of the node file), the
+		 * writer does not push them back; tl-report is done when the
+		 * last of them is.
+		 */
+		errno = 0;
+		if (o->split_nice && nice((int)o->split_nice) == -1 && errno)
+			tl_warn_errno("--split-nice %ld", o->split_nice);
 		return write_side(pr, ps, o, SIDE_CHILD);
+	}
 	rval = write_side(pr, ps, o, SIDE_HERE);
 	if (waitpid(pid, &st, 0) != pid) {
 		tl_warn_errno("waitpid");
@@ -305,6 +317,10 @@ static void check_opts(struct opts *o, int nargs, const struct perf_ops *db)
 			tl_warn("unknown sheet '%s' (tl-perf -l lists them)", o->sheets[i]);
 			exit(2);
 		}
+	if (o->split_nice < 0 || o->split_nice > 19) {
+		tl_warn("--split-nice must be between 0 and 19");
+		exit(2);
+	}
 	if (o->bins < 1 || o->bins > 1000000) {
 		tl_warn("--bins must be between 1 and 1000000");
 		exit(2);
@@ -343,6 +359,7 @@ int main(int argc, char **argv)
 		case 'X': o.diff_stats = optarg; break;
 		case 'W': o.info = optarg; break;
 		case 'K': o.topk = tl_opt_long("--topk", optarg); break;
+		case 'Y': o.split_nice = tl_opt_long("--split-nice", optarg); break;
 		case 'S': o.short_us = tl_opt_double("--short-kernel-us", optarg); break;
 		case 'l': list = 1; break;
 		case 'o': o.dir = optarg; break;

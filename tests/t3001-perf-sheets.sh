@@ -62,6 +62,12 @@ test_expect_success '-s with -o: the sheets asked for, split the same way' '
 	test_cmp out/kernel_summary.csv some/kernel_summary.csv &&
 	test "$(ls some | wc -l)" -eq 2
 '
+test_expect_success '--split-nice 5: the same sheets' '
+	tl-perf --csv --split-nice 5 -o niced nodes &&
+	for s in $sheets; do test_cmp out/$s.csv niced/$s.csv || return 1; done
+'
+test_expect_code 2 '--split-nice past 19 is a usage error' 'tl-perf --split-nice 20 -o bad nodes'
+test_expect_code 2 'a negative --split-nice is a usage error' 'tl-perf --split-nice -1 -o bad nodes'
 test_expect_code 0 '-h prints the usage' 'tl-perf -h >h.out && grep -q "^usage: tl-perf" h.out'
 test_expect_code 2 'unknown sheet is a usage error' 'tl-perf -s no_such_sheet nodes'
 test_expect_code 2 'no sheet and no folder is a usage error' 'tl-perf nodes'
