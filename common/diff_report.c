@@ -531,6 +531,22 @@ static void group_keys(struct diff_report *td, struct diff_report_group *g)
 	g->key[K_MEAN] = o + 3 * PY_FLOAT_MAX;
 }
 
+/*
+ * strcmp, where equal pooled texts (names, shapes) are one pointer: the
+ * groups tied on the kernel time sum, and the maps' keys and lists, are
+ * mostly the same kernel or op, whose name is long.
+ */
+static int text_cmp(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	/* the rest are mostly short numbers (counts, uids): no call */
+	for (int k = 0; k < 16; k++, a++, b++)
+		if (*a != *b || !*a)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : *a != *b;
+	return strcmp(a, b);
+}
+
 /* kernel_time_sum descending, then str() of every other column in order */
 static int cmp_group(const void *a, const void *b)
 {
@@ -539,7 +555,7 @@ static int cmp_group(const void *a, const void *b)
 	if (x->ksum != y->ksum)
 		return x->ksum > y->ksum ? -1 : 1;
 	for (int k = 0; k < K_N; k++) {
-		int c = strcmp(x->key[k], y->key[k]);
+		int c = text_cmp(x->key[k], y->key[k]);
 		if (c)
 			return c;
 	}
@@ -974,7 +990,7 @@ static void json_str(struct outbuf *ob, const char *s)
 
 static int cmp_strp(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	return text_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* A sorted list of unique strings as an indented JSON array. */
@@ -989,7 +1005,7 @@ static void json_list(struct outbuf *ob, const char **v, size_t n, int indent)
 	}
 	outbuf_putc(ob, '[');
 	for (size_t k = 0; k < n; k++) {
-		if (k && !strcmp(v[k], v[k - 1]))
+		if (k && !text_cmp(v[k], v[k - 1]))
 			continue;
 		outbuf_puts(ob, out++ ? ",\n" : "\n");
 		outbuf_printf(ob, "%*s", indent + 2, "");
@@ -1005,7 +1021,7 @@ struct kv {
 static int cmp_kv(const void *a, const void *b)
 {
 	const struct kv *x = a, *y = b;
-	return strcmp(x->key, y->key);
+	return text_cmp(x->key, y->key);
 }
 
 /* cpu_op_map_traceN.json: {cpu_op_name: sorted kernel names}, keys sorted. */
@@ -1026,7 +1042,7 @@ void diff_report_write_map_side(struct diff_report *td, struct outbuf *ob, int s
 	outbuf_putc(ob, '{');
 	for (size_t k = 0; k < n;) {
 		size_t e = k, nv = 0;
-		while (e < n && !strcmp(kv[e].key, kv[k].key))
+		while (e < n && !text_cmp(kv[e].key, kv[k].key))
 			vals[nv++] = kv[e++].val;
 		outbuf_puts(ob, keys++ ? ",\n  " : "\n  ");
 		json_str(ob, kv[k].key);
