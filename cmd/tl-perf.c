@@ -160,17 +160,26 @@ static int write_side(struct perf_report *pr, struct perf_sheet *ps, const struc
 	return rval;
 }
 
+/* Whether the child has a sheet to write: an explicit list may name none. */
+static int child_has_work(const struct opts *o)
+{
+	for (size_t i = 0; i < o->nsheets; i++)
+		if (side_of(o->sheets[i]) == SIDE_CHILD)
+			return 1;
+	return o->nsheets == 0;
+}
+
 /*
  * Writes the sheets; the forked process returns what it wrote, and then
  * only frees and exits as this one does.  Serial where one sheet is asked
- * for (stdout) or fork fails.
+ * for (stdout), the child would have none, or fork fails.
  */
 static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o)
 {
-	pid_t pid;
+	pid_t pid, w;
 	int rval, st;
 
-	if (!o->dir || o->nsheets == 1)
+	if (!o->dir || o->nsheets == 1 || !child_has_work(o))
 		return write_side(pr, ps, o, SIDE_ALL);
 	fflush(NULL);		/* nothing buffered is written twice */
 	pid = fork();
@@ -189,7 +198,9 @@ static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const str
 		return write_side(pr, ps, o, SIDE_CHILD);
 	}
 	rval = write_side(pr, ps, o, SIDE_HERE);
-	if (waitpid(pid, &st, 0) != pid) {
+	while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	if (w != pid) {
 		tl_warn_errno("waitpid");
 		return 1;
 	}

@@ -309,8 +309,22 @@ static uint64_t corr_key(int64_t corr)
 static void link_correlations(struct idle_trace *t, uint32_t event_sync, uint32_t context_sync)
 {
 	struct hmap last_cpu = HMAP_INIT, last_gpu = HMAP_INIT;
+	size_t ngpu = 0, ncpu = 0;
 	uint32_t r;
 
+	/* each map at its size at once: growing it doubling by doubling
+	 * moved every key about once more (hmap_reserve) */
+	for (size_t i = 0; i < t->n; i++) {
+		const struct idle_ev *e = &t->ev[i];
+		if (e->corr == -1 || !corr_key(e->corr))
+			continue;
+		if (gpu_filter_row(e, event_sync, context_sync))
+			ngpu++;
+		else
+			ncpu++;
+	}
+	hmap_reserve(&last_gpu, ngpu);
+	hmap_reserve(&last_cpu, ncpu);
 	for (size_t i = 0; i < t->n; i++) {
 		struct idle_ev *e = &t->ev[i];
 		e->icorr = e->corr < 0 ? e->corr : 0;

@@ -62,6 +62,12 @@ test_expect_success '-s with -o: the sheets asked for, split the same way' '
 	test_cmp out/kernel_summary.csv some/kernel_summary.csv &&
 	test "$(ls some | wc -l)" -eq 2
 '
+test_expect_success '-s with -o, no sheet of the child: written here alone' '
+	tl-perf --csv -o few -s ops_summary -s kernel_summary nodes &&
+	test_cmp out/ops_summary.csv few/ops_summary.csv &&
+	test_cmp out/kernel_summary.csv few/kernel_summary.csv &&
+	test "$(ls few | wc -l)" -eq 2
+'
 test_expect_success '--split-nice 5: the same sheets' '
 	tl-perf --csv --split-nice 5 -o niced nodes &&
 	for s in $sheets; do test_cmp out/$s.csv niced/$s.csv || return 1; done
