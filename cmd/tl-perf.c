@@ -160,26 +160,26 @@ static int write_side(struct perf_report *pr, struct perf_sheet *ps, const struc
 	return rval;
 }
 
-/* Whether the child has a sheet to write: an explicit list may name none. */
-static int child_has_work(const struct opts *o)
+/* Whether an explicit --sheet list names a sheet of that side. */
+static int side_named(const struct opts *o, int side)
 {
 	for (size_t i = 0; i < o->nsheets; i++)
-		if (side_of(o->sheets[i]) == SIDE_CHILD)
+		if (side_of(o->sheets[i]) == side)
 			return 1;
-	return o->nsheets == 0;
+	return 0;
 }
 
 /*
  * Writes the sheets; the forked process returns what it wrote, and then
- * only frees and exits as this one does.  Serial where one sheet is asked
- * for (stdout), the child would have none, or fork fails.
+ * only frees and exits as this one does.  Serial where the sheets go to
+ * stdout, an explicit list leaves a side nothing to write, or fork fails.
  */
 static int write_sheets(struct perf_report *pr, struct perf_sheet *ps, const struct opts *o)
 {
 	pid_t pid, w;
 	int rval, st;
 
-	if (!o->dir || o->nsheets == 1 || !child_has_work(o))
+	if (!o->dir || (o->nsheets && !(side_named(o, SIDE_HERE) && side_named(o, SIDE_CHILD))))
 		return write_side(pr, ps, o, SIDE_ALL);
 	fflush(NULL);		/* nothing buffered is written twice */
 	pid = fork();
