@@ -41,10 +41,8 @@ static void classify_portable(const unsigned char *b, struct json_block *k)
 		if (ws || c == '"' || c == '{' || c == '[' || c == '}' || c == ']' ||
 		    c == ',' || c == ':')
 			k->syntax |= bit;
-		if (c < 0x20)
-			k->ctl |= bit;
-		if (c == '\\' || (c < 0x20 && !ws))
-			k->bad |= bit;
+		if (c == '\\' || c < 0x20)
+			k->special |= bit;
 	}
 }
 
@@ -113,8 +111,7 @@ static void classify_sse2(const unsigned char *b, struct json_block *k)
 					       _mm_cmpeq_epi8(low, _mm_set1_epi8('}')));
 		__m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
 					     _mm_cmpeq_epi8(v, _mm_set1_epi8(':')));
-		__m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-					   _mm_andnot_si128(ws, ctl));
+		__m128i special = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')), ctl);
 		int sh = 16 * c;
 
 		k->quote |= mask16(quote) << sh;
@@ -122,8 +119,7 @@ static void classify_sse2(const unsigned char *b, struct json_block *k)
 		k->bracket |= mask16(bracket) << sh;
 		k->syntax |= mask16(_mm_or_si128(_mm_or_si128(ws, quote),
 						 _mm_or_si128(bracket, punct))) << sh;
-		k->ctl |= mask16(ctl) << sh;
-		k->bad |= mask16(bad) << sh;
+		k->special |= mask16(special) << sh;
 	}
 }
 #endif

@@ -34,8 +34,12 @@ struct json_block {
 	uint64_t ws;		/* ' ', '\t', '\n', '\r' */
 	uint64_t bracket;	/* '{', '[', '}' or ']' (an opening one has bit 1 set) */
 	uint64_t syntax;	/* not a primitive's byte: ws, quotes, brackets, ',' ':' */
-	uint64_t ctl;		/* bytes below 0x20 */
-	uint64_t bad;		/* '\\' or a byte below 0x20 that is not white space */
+	/*
+	 * '\\' or a byte below 0x20: the block goes by the bytes unless each
+	 * is white space outside strings (a backslash, a control byte in a
+	 * string or a bad one anywhere needs the byte walk)
+	 */
+	uint64_t special;
 };
 
 /*
@@ -106,7 +110,7 @@ static inline __m256i json_block_k32(const unsigned char *k)
 
 /* The classes of 32 bytes, as byte masks. */
 struct json_block_half {
-	__m256i quote, ws, bracket, syntax, ctl, bad;
+	__m256i quote, ws, bracket, syntax, special;
 };
 
 /*
@@ -127,9 +131,8 @@ static inline void json_block_half_avx2(const unsigned char *b, struct json_bloc
 
 	h->quote = _mm256_cmpeq_epi8(v, json_block_k32(K->quote));
 	h->ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(json_block_k32(K->ws_tab), v), v);
-	h->ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, c1f), c1f);
-	h->bad = _mm256_or_si256(_mm256_cmpeq_epi8(v, json_block_k32(K->bslash)),
-				 _mm256_andnot_si256(h->ws, h->ctl));
+	h->special = _mm256_or_si256(_mm256_cmpeq_epi8(v, json_block_k32(K->bslash)),
+				     _mm256_cmpeq_epi8(_mm256_max_epu8(v, c1f), c1f));
 	h->bracket = _mm256_or_si256(_mm256_cmpeq_epi8(low, json_block_k32(K->lbrace)),
 				     _mm256_cmpeq_epi8(low, json_block_k32(K->rbrace)));
 	h->syntax = _mm256_or_si256(_mm256_or_si256(h->ws, h->quote),
@@ -154,8 +157,7 @@ static inline void json_block_classify_avx2(const unsigned char *b, struct json_
 	k->ws = json_block_mask64(l.ws, h.ws);
 	k->bracket = json_block_mask64(l.bracket, h.bracket);
 	k->syntax = json_block_mask64(l.syntax, h.syntax);
-	k->ctl = json_block_mask64(l.ctl, h.ctl);
-	k->bad = json_block_mask64(l.bad, h.bad);
+	k->special = json_block_mask64(l.special, h.special);
 }
 
 /* Eight bytes at a time: one shuffle packs the kept ones. */
@@ -215,8 +217,8 @@ static inline void json_block_classify_avx512(const unsigned char *b, struct jso
 	k->bracket = json_block_eq512(low, '{') | json_block_eq512(low, '}');
 	k->syntax = k->ws | k->quote | k->bracket | json_block_eq512(v, ',') |
 		    json_block_eq512(v, ':');
-	k->ctl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
-	k->bad = json_block_eq512(v, '\\') | (k->ctl & ~k->ws);
+	k->special = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20)) |
+		     json_block_eq512(v, '\\');
 }
 
 __attribute__((target(JSON_BLOCK_AVX512_TARGET)))
