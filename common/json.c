@@ -654,30 +654,9 @@ fast_prim(const char *s, size_t len, size_t p)
 	size_t e;
 
 	if (s[p] == '-' || (s[p] >= '0' && s[p] <= '9')) {	/* most are numbers */
-		/*
-		 * Most of those are short integers (ids, pids, counts): their
-		 * digits as a run of the eight bytes from the first (the text's
-		 * slack makes them readable), the first byte from the start
-		 * that is not a digit being the lowest with its top bit set in
-		 * (t + 0x76) | t; an integer is that run when , ] or } ends
-		 * it (the caller checks that this is before len).
-		 */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		size_t i = p + (s[p] == '-');
-		uint64_t x, t, stop;
-
-		tl_memcpy(&x, s + i, 8);
-		t = x ^ 0x3030303030303030u;
-		stop = ((t + 0x7676767676767676u) | t) & 0x8080808080808080u;
-		if (stop) {
-			size_t n = (size_t)__builtin_ctzll(stop) / 8;
-
-			e = i + n;
-			if (n && (s[i] != '0' || n == 1) &&
-			    (s[e] == ',' || s[e] == '}' || s[e] == ']'))
-				return e;
-		}
-#endif
+		/* most are short integers (ids, pids, counts) */
+		if ((e = json_compact_int_end(s, p + (s[p] == '-'))) != 0)
+			return e;
 #ifdef __SSE2__
 		if ((e = fast_decimal(s + p)) != 0)
 			return p + e;

@@ -162,6 +162,39 @@ static inline long json_quote_next(const uint64_t *quotes, size_t len, size_t p)
  */
 size_t json_compact_prim_end(const char *text, size_t len, size_t p);
 
+/*
+ * The end of the integer of one to seven digits at text[i] (its first
+ * digit, past any minus), no leading zero, when , ] or } follows it (the
+ * caller checks that this is before len); else 0, and the caller reads the
+ * number the long way.  Most numbers are such integers (ids, pids,
+ * counts): their digits a run of the eight bytes from the first (the
+ * text's slack makes them readable), the first byte that is not a digit
+ * being the lowest with its top bit set in (t + 0x76) | t.  Inline: the
+ * call to find a number's end cost a fifth of the finding.
+ */
+static inline size_t json_compact_int_end(const char *text, size_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, t, stop;
+	size_t n, e;
+
+	memcpy(&x, text + i, 8);
+	t = x ^ 0x3030303030303030u;
+	stop = ((t + 0x7676767676767676u) | t) & 0x8080808080808080u;
+	if (!stop)
+		return 0;
+	n = (size_t)__builtin_ctzll(stop) / 8;
+	e = i + n;
+	if (n && (text[i] != '0' || n == 1) &&
+	    (text[e] == ',' || text[e] == '}' || text[e] == ']'))
+		return e;
+#else
+	(void)text;
+	(void)i;
+#endif
+	return 0;
+}
+
 /* json_compact_value_end's way for an object or array. */
 size_t json_compact_container_end(const char *text, size_t len, const uint64_t *quotes,
 				  size_t p, unsigned depth);
@@ -183,9 +216,12 @@ static inline size_t json_compact_value_end(const char *text, size_t len,
 		e = json_quote_next(quotes, len, p + 1);
 		return e < 0 ? 0 : (size_t)e + 1;
 	}
-	if (text[p] != '{' && text[p] != '[')
-		return json_compact_prim_end(text, len, p);
-	return json_compact_container_end(text, len, quotes, p, depth);
+	if (text[p] == '{' || text[p] == '[')
+		return json_compact_container_end(text, len, quotes, p, depth);
+	/* json_compact_prim_end's answer, for most numbers without its call */
+	if (text[p] >= '0' && text[p] <= '9' && (e = (long)json_compact_int_end(text, p)) != 0)
+		return (size_t)e < len ? (size_t)e : 0;
+	return json_compact_prim_end(text, len, p);
 }
 
 /* json_skip's walk for a container without its next index (not closed). */
