@@ -72,7 +72,7 @@ void cat_free(struct cat *c)
 static int parse(struct cat *c, const struct json_scan_item *it, uint64_t *off,
 		 const char **msg)
 {
-	if (json_parse_compact_quotes(&c->j, it->ctext, it->clen, it->escapes, it->quotes) == 0)
+	if (json_parse_compact(&c->j, it->ctext, it->clen, it->escapes) == 0)
 		return 0;
 	*off = it->off;
 	*msg = c->j.err_msg;
@@ -96,7 +96,7 @@ static int one_event(struct cat *c, const char *name, unsigned src,
 
 	/* most events: the row straight from the text (TL_JSON=jsmn: never) */
 	if (!it->bad_msg && !it->escapes && c->j.fast &&
-	    cat_event_row_text(c->w, src, uid, it->ctext, it->clen, it->quotes, &n->num) == 0) {
+	    cat_event_row_text(c->w, src, uid, it->ctext, it->clen, &n->num) == 0) {
 		n->written++;
 		return 0;
 	}

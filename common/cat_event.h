@@ -6,7 +6,7 @@
  *	cat_event_header(w);                          once, before all sources
  *	cat_event_source(w, src, "trace.json.gz");
  *	cat_event_row(w, src, uid, &j, &cn);          j: json_parse()d object
- *	cat_event_row_text(w, src, uid, text, len, quotes, &cn);   or untokenised
+ *	cat_event_row_text(w, src, uid, text, len, &cn);   or untokenised
  *	cat_event_top(w, src, key, keylen, &j);       a top-level key's value
  *	cat_event_end(w, src, elements, skipped);
  *	cat_event_out_free(w);                        the outbuf stays the caller's
@@ -53,14 +53,14 @@ void cat_event_source(struct cat_event_out *w, unsigned src, const char *name);
 void cat_event_row(struct cat_event_out *w, unsigned src, uint64_t uid,
 	       const struct json *j, struct cat_number *cn);
 /*
- * The same row from the event's compact text (json_scan_item.ctext, no
- * backslash) and its quote bits, without tokenising it: 0, or -1 with
- * nothing written and cn untouched where the text is not a plain object
- * the one-pass tokeniser takes, nesting aside (or the stream is --ndjson,
- * or quotes is NULL): then tokenise it and call cat_event_row.
+ * The same row from the event's compact text (json_scan_item.ctext), which
+ * must hold no backslash (json_scan_item.escapes 0), without tokenising it:
+ * 0, or -1 with nothing written and cn untouched where the text is not a
+ * plain object the one-pass tokeniser takes, nesting aside (or the stream
+ * is --ndjson): then tokenise it and call cat_event_row.
  */
 int cat_event_row_text(struct cat_event_out *w, unsigned src, uint64_t uid, const char *text,
-		       size_t len, const uint64_t *quotes, struct cat_number *cn);
+		       size_t len, struct cat_number *cn);
 void cat_event_top(struct cat_event_out *w, unsigned src, const char *key,
 	       size_t keylen, const struct json *j);
 void cat_event_end(struct cat_event_out *w, unsigned src, uint64_t elements,

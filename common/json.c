@@ -591,13 +591,6 @@ static long fast_string(const struct json *j, const char *s, size_t len, size_t 
 	return (long)p;
 }
 
-/* A string's end by the quote bits q when there are some, else by its bytes. */
-static inline __attribute__((always_inline)) long
-string_end(const struct json *j, const uint64_t *q, const char *s, size_t len, size_t p)
-{
-	return q ? json_quote_next(q, len, p) : fast_string(j, s, len, p);
-}
-
 #ifdef __SSE2__
 /* Bit i set where s[i] (of 32) is a digit, and where it is a point. */
 static void decimal_masks(const char *s, uint32_t *digit, uint32_t *point)
@@ -680,12 +673,7 @@ static inline size_t prim_end(const char *s, size_t len, size_t p)
 	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
 }
 
-/*
- * Inlined into two callers, with quote bits and without, so that the
- * test of which way a string ends is not made per string.
- */
-static inline __attribute__((always_inline)) int
-fast_tokens_by(struct json *j, const char *s, size_t len, const uint64_t *q)
+static int fast_tokens(struct json *j, const char *s, size_t len)
 {
 	unsigned stack[FAST_DEPTH];
 	unsigned depth = 0, n = 0, top = 0, t;	/* fast_tok may move j->tok */
@@ -716,7 +704,7 @@ value:		/* a value starts at s[p] */
 		goto value;
 	}
 	if (s[p] == '"') {
-		if ((e = string_end(j, q, s, len, p + 1)) < 0)
+		if ((e = fast_string(j, s, len, p + 1)) < 0)
 			return -1;
 		t = fast_tok(j, &n, JSON_STRING, p + 1, parent);
 		j->tok[t].end = (int)e;
@@ -758,7 +746,7 @@ close:		/* s[p] closes stack[depth - 1] */
 	return 0;
 key:		/* a key of object stack[depth - 1] starts at s[p] */
 	top = stack[depth - 1];
-	if (s[p] != '"' || (e = string_end(j, q, s, len, p + 1)) < 0)
+	if (s[p] != '"' || (e = fast_string(j, s, len, p + 1)) < 0)
 		return -1;
 	parent = (int)fast_tok(j, &n, JSON_STRING, p + 1, (int)top);
 	j->tok[parent].end = (int)e;
@@ -776,14 +764,13 @@ static inline int is_obj(const uint64_t *obj, unsigned i)
 }
 
 /*
- * fast_tokens_by's walk of one value without its tokens, and without its
+ * fast_tokens' walk of one value without its tokens, and without its
  * depth limit (FAST_DEPTH is for its token stack; jsmn takes what is
  * deeper, to the same spans): the open containers' kinds as bits (bit i
  * set: the i-th open one is an object), to JSON_MAX_DEPTH, which json_scan
  * already refused beyond.
  */
-size_t json_compact_container_end(const char *s, size_t len, const uint64_t *q, size_t p,
-				  unsigned depth)
+size_t json_compact_container_end(const char *s, size_t len, size_t p, unsigned depth)
 {
 	uint64_t obj[JSON_MAX_DEPTH / 64 + 1];
 	unsigned d = 0;
@@ -806,7 +793,7 @@ value:
 		goto value;
 	}
 	if (s[p] == '"') {
-		if ((e = json_quote_next(q, len, p + 1)) < 0)
+		if ((e = json_compact_quote_next(s, len, p + 1)) < 0)
 			return 0;
 		p = (size_t)e + 1;
 	} else {
@@ -835,7 +822,7 @@ close:
 	d--;
 	goto after;
 key:
-	if (s[p] != '"' || (e = json_quote_next(q, len, p + 1)) < 0)
+	if (s[p] != '"' || (e = json_compact_quote_next(s, len, p + 1)) < 0)
 		return 0;
 	p = (size_t)e + 1;
 	if (p + 1 >= len || s[p] != ':')
@@ -849,9 +836,17 @@ size_t json_compact_prim_end(const char *s, size_t len, size_t p)
 	return prim_end(s, len, p);
 }
 
-static int fast_tokens(struct json *j, const char *s, size_t len, const uint64_t *q)
+size_t json_compact_number_end(const char *s, size_t len, size_t p)
 {
-	return q ? fast_tokens_by(j, s, len, q) : fast_tokens_by(j, s, len, NULL);
+	size_t e = 0;
+
+#ifdef __SSE2__
+	e = fast_decimal(s + p);
+#endif
+	if (e == 0)
+		e = number_end(s + p, len - p);
+	e = e ? p + e : 0;
+	return e == 0 || e >= len || (s[e] != ',' && s[e] != ']' && s[e] != '}') ? 0 : e;
 }
 
 /*
@@ -932,7 +927,7 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 {
 	squeeze(j, s, len);
 	j->escapes = 1;
-	if (fast_tokens(j, j->text, j->len, NULL) == 0 ||
+	if (fast_tokens(j, j->text, j->len) == 0 ||
 	    parse_tokens(j, j->text, j->len, strings) == 0)
 		return 0;
 	/* find where the caller's text goes wrong: parse it as it is */
@@ -942,22 +937,15 @@ static int parse(struct json *j, const char *s, size_t len, int strings)
 	return -1;
 }
 
-int json_parse_compact_quotes(struct json *j, const char *s, size_t len, int escapes,
-			      const uint64_t *quotes)
+int json_parse_compact(struct json *j, const char *s, size_t len, int escapes)
 {
 	j->escapes = escapes;
 	j->text = s;
 	j->len = len;
-	if (fast_tokens(j, s, len, escapes ? NULL : quotes) == 0 ||
-	    parse_tokens(j, s, len, 0) == 0)
+	if (fast_tokens(j, s, len) == 0 || parse_tokens(j, s, len, 0) == 0)
 		return 0;
 	j->ntok = 0;
 	return -1;
-}
-
-int json_parse_compact(struct json *j, const char *s, size_t len, int escapes)
-{
-	return json_parse_compact_quotes(j, s, len, escapes, NULL);
 }
 
 int json_parse(struct json *j, const char *s, size_t len)

@@ -41,6 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 struct outbuf;
 
@@ -121,39 +124,40 @@ int json_parse_checked(struct json *j, const char *text, size_t len);
 int json_parse_compact(struct json *j, const char *text, size_t len,
 		       int escapes);
 /*
- * The same, given the quotes of text as bits (json_scan_item.quotes; bit i
- * of word i / 64 set when text[i] is a quote), for text that holds no
- * backslash and no control byte: a string then ends at the next quote,
- * found by the bits instead of by reading the string.  quotes may be NULL.
- */
-int json_parse_compact_quotes(struct json *j, const char *text, size_t len,
-			      int escapes, const uint64_t *quotes);
-
-/*
- * Walking compact text by its quote bits, without tokens (tl-cat's rows,
- * cat_event_row_text).  Each takes only what json_parse_compact_quotes'
+ * Walking compact text that holds no backslash, without tokens (tl-cat's
+ * rows, cat_event_row_text).  Each takes only what json_parse_compact's
  * one-pass tokeniser takes at that place, nesting aside (to
  * JSON_MAX_DEPTH, where jsmn takes over from it), and refuses (-1, 0)
  * wherever it would not, so that a caller refused can tokenise the text
  * as before.
  *
- * json_quote_next: the offset of the first quote at or after p (the end of
- * a string whose text starts at p), or -1 when none is left before len.
+ * json_compact_quote_next: the offset of the first quote at or after p
+ * (the end of a string whose text starts at p, the text having no
+ * backslash), or -1 when none is left before len.  16 bytes at a time
+ * with SSE2, reading into the slack: json_scan once handed over the
+ * quotes as bits, packed from its blocks' masks, and making them cost
+ * more than this search.
  */
-static inline long json_quote_next(const uint64_t *quotes, size_t len, size_t p)
+static inline long json_compact_quote_next(const char *text, size_t len, size_t p)
 {
-	size_t w = p / 64;
-	uint64_t m = p < len ? quotes[w] >> (p % 64) : 0;
+#ifdef __SSE2__
+	while (p < len) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(const void *)(text + p)),
+			_mm_set1_epi8('"')));
 
-	if (m)	/* most strings end in the word they start in */
-		p += (size_t)__builtin_ctzll(m);
-	while (!m) {
-		if (++w * 64 >= len)
-			return -1;
-		if ((m = quotes[w]) != 0)
-			p = w * 64 + (size_t)__builtin_ctzll(m);
+		if (m) {
+			p += (size_t)__builtin_ctz(m);
+			return p < len ? (long)p : -1;
+		}
+		p += 16;
 	}
-	return p < len ? (long)p : -1;
+	return -1;
+#else
+	const char *q = p < len ? memchr(text + p, '"', len - p) : NULL;
+
+	return q ? (long)(q - text) : -1;
+#endif
 }
 
 /*
@@ -161,6 +165,11 @@ static inline long json_quote_next(const uint64_t *quotes, size_t len, size_t p)
  * follows it before len; else 0.
  */
 size_t json_compact_prim_end(const char *text, size_t len, size_t p);
+/*
+ * The same for a number (text[p] a digit or '-') that
+ * json_compact_int_end did not take: a timestamp, most of them.
+ */
+size_t json_compact_number_end(const char *text, size_t len, size_t p);
 
 /*
  * The end of the integer of one to seven digits at text[i] (its first
@@ -196,8 +205,7 @@ static inline size_t json_compact_int_end(const char *text, size_t i)
 }
 
 /* json_compact_value_end's way for an object or array. */
-size_t json_compact_container_end(const char *text, size_t len, const uint64_t *quotes,
-				  size_t p, unsigned depth);
+size_t json_compact_container_end(const char *text, size_t len, size_t p, unsigned depth);
 
 /*
  * The end (one past it) of the value that starts at text[p], inside depth
@@ -207,20 +215,23 @@ size_t json_compact_container_end(const char *text, size_t len, const uint64_t *
  * values are strings and numbers, and the container walk's frame cost as
  * much as finding their ends.
  */
-static inline size_t json_compact_value_end(const char *text, size_t len,
-					    const uint64_t *quotes, size_t p, unsigned depth)
+static inline __attribute__((always_inline)) size_t json_compact_value_end(const char *text, size_t len, size_t p,
+					    unsigned depth)
 {
 	long e;
 
 	if (text[p] == '"') {
-		e = json_quote_next(quotes, len, p + 1);
+		e = json_compact_quote_next(text, len, p + 1);
 		return e < 0 ? 0 : (size_t)e + 1;
 	}
 	if (text[p] == '{' || text[p] == '[')
-		return json_compact_container_end(text, len, quotes, p, depth);
+		return json_compact_container_end(text, len, p, depth);
 	/* json_compact_prim_end's answer, for most numbers without its call */
-	if (text[p] >= '0' && text[p] <= '9' && (e = (long)json_compact_int_end(text, p)) != 0)
-		return (size_t)e < len ? (size_t)e : 0;
+	if (text[p] >= '0' && text[p] <= '9') {
+		if ((e = (long)json_compact_int_end(text, p)) != 0)
+			return (size_t)e < len ? (size_t)e : 0;
+		return json_compact_number_end(text, len, p);
+	}
 	return json_compact_prim_end(text, len, p);
 }
 

@@ -16,12 +16,9 @@ static const char *const path_name[] = { "scalar", "portable", "sse2", "avx2", "
 static void classify_portable(const unsigned char *b, struct json_block *k);
 static size_t compact_runs(char *o, const unsigned char *b, uint64_t keep);
 
-static uint64_t pack_loop(uint64_t mask, uint64_t keep);
-
 static int path = -1;
 static void (*classify)(const unsigned char *, struct json_block *) = classify_portable;
 static size_t (*compact)(char *, const unsigned char *, uint64_t) = compact_runs;
-static uint64_t (*pack_bits)(uint64_t, uint64_t) = pack_loop;
 
 /* The portable path: one byte at a time. */
 static void classify_portable(const unsigned char *b, struct json_block *k)
@@ -74,17 +71,6 @@ static size_t compact_runs(char *o, const unsigned char *b, uint64_t keep)
 		keep &= ~(uint64_t)0 << (i + len);
 	}
 	return m;
-}
-
-/* The bits of mask at keep's bits, packed low: pext a bit at a time. */
-static uint64_t pack_loop(uint64_t mask, uint64_t keep)
-{
-	uint64_t out = 0;
-	unsigned n = 0;
-
-	for (; keep; keep &= keep - 1, n++)
-		out |= (mask >> __builtin_ctzll(keep) & 1) << n;
-	return out;
 }
 
 #ifdef __SSE2__
@@ -165,7 +151,7 @@ static void avx2_k_init(void)
 	}
 }
 
-static void pack_init(void)
+static void shuffle_init(void)
 {
 	for (unsigned v = 0; v < 256; v++) {
 		unsigned n = 0;
@@ -175,12 +161,6 @@ static void pack_init(void)
 		while (n < 8)
 			json_block_shuffle[v][n++] = 0x80;
 	}
-}
-
-__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
-static uint64_t pack_pext(uint64_t mask, uint64_t keep)
-{
-	return json_block_pack_pext(mask, keep);
 }
 
 static int have_avx2(void)
@@ -218,31 +198,27 @@ int json_block_use(int p)
 	case JSON_BLOCK_PORTABLE:
 		classify = classify_portable;
 		compact = compact_runs;
-		pack_bits = pack_loop;
 		break;
 #ifdef __SSE2__
 	case JSON_BLOCK_SSE2:
 		classify = classify_sse2;
 		compact = compact_runs;
-		pack_bits = pack_loop;
 		break;
 #endif
 #ifdef HAVE_AVX2_PATH
 	case JSON_BLOCK_AVX2:
 		if (!have_avx2())
 			return -1;
-		pack_init();
+		shuffle_init();
 		avx2_k_init();
 		classify = classify_avx2;
 		compact = compact_avx2;
-		pack_bits = pack_pext;
 		break;
 	case JSON_BLOCK_AVX512:
 		if (!have_avx512())
 			return -1;
 		classify = classify_avx512;
 		compact = compact_avx512;
-		pack_bits = pack_pext;
 		break;
 #endif
 	default:
@@ -284,7 +260,3 @@ size_t json_block_compact(char *o, const unsigned char *b, uint64_t keep)
 	return compact(o, b, keep);
 }
 
-uint64_t json_block_pack(uint64_t mask, uint64_t keep)
-{
-	return pack_bits(mask, keep);
-}

@@ -8,8 +8,8 @@
  * Several paths compute the same masks: a portable byte loop, SSE2 (always
  * there on x86-64), AVX2 and AVX-512 (when the CPU has them, asked at run
  * time; AVX-512 here means BW for the 64-byte compares into masks and VBMI2
- * for the one-instruction compact copy; both also take BMI2's pext for the
- * quote bits and PCLMUL's carry-less multiply for the prefix XOR).  The
+ * for the one-instruction compact copy; both also take BMI2, whose shifts
+ * the compiler uses, and PCLMUL's carry-less multiply for the prefix XOR).  The
  * scanner may also use no masks at all and walk the bytes (JSON_BLOCK_SCALAR):
  * the reference the others are tested against, and the default without
  * SSE2, where it beats masks made a byte at a time (the portable path is
@@ -60,13 +60,6 @@ void json_block_classify(const unsigned char *b, struct json_block *k);
  * (o needs that much room), and reads b[0..63] only.
  */
 size_t json_block_compact(char *o, const unsigned char *b, uint64_t keep);
-
-/*
- * The bits of mask at the bytes set in keep, packed in the order
- * json_block_compact packs the bytes (BMI2's pext on the AVX2 and AVX-512
- * paths, a loop on the others): a mask in the compact copy's coordinates.
- */
-uint64_t json_block_pack(uint64_t mask, uint64_t keep);
 
 /*
  * The AVX2 and AVX-512 paths' own functions, inline, for a loop compiled
@@ -184,12 +177,6 @@ static inline uint64_t json_block_prefix_xor_clmul(uint64_t x)
 {
 	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
 		_mm_set_epi64x(0, (long long)x), _mm_set1_epi8((char)0xff), 0));
-}
-
-__attribute__((target(JSON_BLOCK_AVX2_TARGET)))
-static inline uint64_t json_block_pack_pext(uint64_t mask, uint64_t keep)
-{
-	return _pext_u64(mask, keep);
 }
 
 /*

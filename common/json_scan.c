@@ -86,7 +86,6 @@ void json_scan_release(struct json_scan *s)
 	free(s->stack);
 	free(s->key);
 	free(s->out);
-	free(s->qbits);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -179,8 +178,6 @@ static void elem_begin(struct json_scan *s)
 		s->elem_kind = K_CONTAINER;	/* a string is one too, of depth 0 */
 	else
 		s->elem_kind = K_PRIMITIVE;
-	/* quote bits where every block will have its masks packed */
-	s->qvalid = (c == '{' || c == '[') && json_block_path() >= JSON_BLOCK_AVX2;
 }
 
 /* Room in the compact copy for everything left in the buffer. */
@@ -192,9 +189,6 @@ static void reserve(struct json_scan *s)
 
 	if (need > s->out_alloc)
 		xgrow((void **)&s->out, &s->out_alloc, need, 1);
-	if (s->qbits_alloc < s->out_alloc / 64 + 2)
-		xgrow((void **)&s->qbits, &s->qbits_alloc, s->out_alloc / 64 + 2,
-		      sizeof(*s->qbits));
 }
 
 /*
@@ -343,7 +337,6 @@ static int scan_bytes(struct json_scan *s, size_t *pp, size_t *mp, size_t lim)
 	char *o = s->out;
 	int r = 0;
 
-	s->qvalid = 0;	/* these bytes get no quote bits */
 	for (;;) {
 		unsigned char c;
 
@@ -430,44 +423,11 @@ static ALWAYS_INLINE uint64_t block_prefix_xor(int path, uint64_t x)
 	return json_block_prefix_xor(x);
 }
 
-static ALWAYS_INLINE uint64_t block_pack(int path, uint64_t mask, uint64_t keep)
-{
-#ifdef JSON_BLOCK_HAVE_AVX
-	if (path == JSON_BLOCK_AVX512 || path == JSON_BLOCK_AVX2)
-		return json_block_pack_pext(mask, keep);
-#endif
-	return json_block_pack(mask, keep);
-}
-
-/*
- * Append the quote bits of a block whose kept bytes were just copied to
- * out[m..m + n): the word that bit m falls in is written whole when m
- * starts it, so no bit of an earlier element stays behind.
- */
-static ALWAYS_INLINE void add_quotes(struct json_scan *s, int path, size_t m, uint64_t quote,
-				     uint64_t keep, size_t n)
-{
-	uint64_t q = block_pack(path, quote, keep);
-	size_t w = m / 64, off = m % 64;
-
-	if (off == 0) {
-		s->qbits[w] = q;
-		return;
-	}
-	s->qbits[w] |= q << off;
-	if (off + n > 64)
-		s->qbits[w + 1] = q >> (64 - off);
-}
-
-/* The kept bytes of a block to out[*mp], and their quotes' bits. */
+/* The kept bytes of a block to out[*mp]. */
 static ALWAYS_INLINE void copy_block(struct json_scan *s, int path, const unsigned char *b,
-				     uint64_t quote, uint64_t keep, size_t *mp)
+				     uint64_t keep, size_t *mp)
 {
-	size_t n = block_compact(path, s->out + *mp, b, keep);
-
-	if (s->qvalid)
-		add_quotes(s, path, *mp, quote, keep, n);
-	*mp += n;
+	*mp += block_compact(path, s->out + *mp, b, keep);
 }
 
 /*
@@ -508,12 +468,12 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 		if (r) {
 			keep = i == 63 ? keep : ((uint64_t)1 << (i + 1)) - 1;
 			*pp = p + i + 1;
-			copy_block(s, path, b, k.quote, keep & ~ws, mp);
+			copy_block(s, path, b, keep & ~ws, mp);
 			s->in_str = 0;
 			return 1;
 		}
 	}
-	copy_block(s, path, b, k.quote, ~ws, mp);
+	copy_block(s, path, b, ~ws, mp);
 	*pp = p + JSON_BLOCK;
 	s->in_str = (int)(in >> 63);
 	return 0;
@@ -650,7 +610,6 @@ static void item_fill(struct json_scan *s, struct json_scan_item *it)
 	it->ctext = s->out;
 	it->clen = s->olen;
 	it->escapes = s->escapes;
-	it->quotes = s->qvalid && !s->escapes && !s->bad_msg ? s->qbits : NULL;
 	it->off = s->base + s->mark;
 	it->key = s->key;
 	it->keylen = s->keylen;

@@ -51,14 +51,6 @@ struct json_scan_item {
 	const char *ctext;
 	size_t clen;
 	int escapes;		/* the element holds a backslash */
-	/*
-	 * The quotes of ctext as bits (bit i of word i / 64: ctext[i] is a
-	 * quote), or NULL.  Given when the whole element went through the
-	 * 64-byte blocks of the AVX2 or AVX-512 path, which also means it
-	 * holds no backslash and no control byte: every quote then opens or
-	 * closes a string (json_parse_compact_quotes).
-	 */
-	const uint64_t *quotes;
 	uint64_t off;		/* document offset of text[0] */
 	const char *key;	/* JSON_SCAN_TOP: the key, escapes decoded */
 	size_t keylen;
@@ -88,9 +80,6 @@ struct json_scan {
 	int elem_kind;
 	char *out;		/* the element's compact copy */
 	size_t olen, out_alloc;
-	uint64_t *qbits;	/* its quotes (item.quotes) while qvalid */
-	size_t qbits_alloc;
-	int qvalid;
 	int space;		/* white space after a primitive byte */
 	int escapes;
 	const char *bad_msg;

@@ -4,11 +4,10 @@
  * every value (hand-written edge cases, each event of the trace files
  * named on the command line, and seeded random mutations of them): both
  * accept or both refuse, accepted values get byte-identical tokens, and a
- * refusal gets the same message at the same offset; values without a
- * backslash or control byte also through json_parse_compact_quotes.  And
- * tl-cat's two ways to a row agree there: cat_event_row_text, from the text
- * and its quote bits, writes the bytes cat_event_row writes from the
- * tokens, with the same ts/dur findings, or refuses (writing nothing)
+ * refusal gets the same message at the same offset.  And for values
+ * without a backslash or control byte, tl-cat's two ways to a row agree:
+ * cat_event_row_text, from the text, writes the bytes cat_event_row writes
+ * from the tokens, with the same ts/dur findings, or refuses (writing nothing)
  * where the tokeniser refuses; it refuses no object of the traces.
  *
  * usage: test-json-paths [TRACE.json...]
@@ -26,7 +25,7 @@
 #include "xorshift.h"
 
 static struct json fast, slow;
-static unsigned long nvalues, ndiff, nquoted;
+static unsigned long nvalues, ndiff, nplain;
 /* rows: made from the text; refused where the tokens made one (not
  * counting mutations, which may add blanks the one-pass tokeniser refuses) */
 static unsigned long nrows, nrefused;
@@ -60,10 +59,10 @@ static void agree(int a, int b, const char *what, const char *t, size_t n)
 
 /*
  * tl-cat's row of the object t[0..n) (tokens: fast holds its tokens) and
- * from the text with its quote bits: the same bytes and number findings,
+ * from the text: the same bytes and number findings,
  * or a refusal with nothing written where the tokens have no row.
  */
-static void compare_rows(const char *t, size_t n, const uint64_t *bits, int tokens)
+static void compare_rows(const char *t, size_t n, int tokens)
 {
 	struct cat_number cn_tok = { 0 }, cn_text = { 0 };
 	int r;
@@ -71,7 +70,7 @@ static void compare_rows(const char *t, size_t n, const uint64_t *bits, int toke
 	if (n > 16384)	/* a row stays in the buffer, never flushed */
 		return;
 	ob_tok->len = ob_text->len = 0;
-	r = cat_event_row_text(w_text, 3, nvalues, t, n, bits, &cn_text);
+	r = cat_event_row_text(w_text, 3, nvalues, t, n, &cn_text);
 	if (r < 0 && ob_text->len)
 		differ("cat_event_row_text refused after writing", t, n);
 	if (r == 0 && !tokens)
@@ -89,34 +88,21 @@ static void compare_rows(const char *t, size_t n, const uint64_t *bits, int toke
 }
 
 /*
- * For text without a backslash or a control byte, json_scan hands the
- * tokeniser its quotes as bits: with them (fast) the tokens, verdict and
- * message must be those of jsmn (slow).
+ * Text without a backslash or a control byte, as json_scan hands tl-cat
+ * most events: its row from the text, against the tokens' row.
  */
-static void compare_quotes(const char *t, size_t n)
+static void compare_plain(const char *t, size_t n)
 {
-	static uint64_t *bits;
-	static size_t nbits;
 	int a, b;
 
 	for (size_t i = 0; i < n; i++)
 		if (t[i] == '\\' || (unsigned char)t[i] < 0x20)
 			return;
-	if (nbits < n / 64 + 1) {
-		nbits = n / 64 + 1;
-		bits = realloc(bits, nbits * sizeof(*bits));
-		if (!bits)
-			abort();
-	}
-	memset(bits, 0, (n / 64 + 1) * sizeof(*bits));
-	for (size_t i = 0; i < n; i++)
-		if (t[i] == '"')
-			bits[i / 64] |= (uint64_t)1 << (i % 64);
-	nquoted++;
-	a = json_parse_compact_quotes(&fast, t, n, 0, bits);
+	nplain++;
+	a = json_parse_compact(&fast, t, n, 0);
 	b = json_parse_compact(&slow, t, n, 0);
-	agree(a, b, "json_parse_compact_quotes", t, n);
-	compare_rows(t, n, bits, a == 0 && fast.tok[0].type == JSON_OBJECT);
+	agree(a, b, "json_parse_compact, no backslash", t, n);
+	compare_rows(t, n, a == 0 && fast.tok[0].type == JSON_OBJECT);
 }
 
 /*
@@ -148,7 +134,7 @@ static void compare(const char *t0, size_t n, int escapes)
 	a = json_parse_compact(&fast, t, n, escapes);
 	b = json_parse_compact(&slow, t, n, escapes);
 	agree(a, b, "json_parse_compact", t, n);
-	compare_quotes(t, n);
+	compare_plain(t, n);
 }
 
 /* A few random edits (replace, insert, delete a byte) of t, compared. */
@@ -276,7 +262,7 @@ int main(int argc, char **argv)
 		tap_ok(ndiff == before, "trace events and their mutations: the same on both paths");
 		tap_ok(nrefused == refused, "cat_event_row_text refuses no event of the trace");
 	}
-	printf("# %lu values compared (%lu also with quote bits), %lu differences\n", nvalues, nquoted, ndiff);
+	printf("# %lu values compared (%lu also as rows from the text), %lu differences\n", nvalues, nplain, ndiff);
 	printf("# %lu rows compared, %lu refused by cat_event_row_text\n", nrows, nrefused);
 	tap_ok(nrows > 0, "rows from text and from tokens were compared");
 	cat_event_out_free(w_tok);
