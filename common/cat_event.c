@@ -59,7 +59,7 @@ static const struct key arg_keys[] = {
  * and the first and last bytes, free of collisions for both tables
  * (checked when the slots are filled), then one memcmp.
  */
-#define HASH(s, n) (((n) + 5u * (unsigned char)(s)[0] + (unsigned char)(s)[(n) - 1]) & 63)
+#define HASH(s, n) (((n) + 5u * (unsigned char)(s)[0] + (unsigned char)(s)[(ptrdiff_t)(n) - 1]) & 63)
 
 static signed char event_slots[64], arg_slots[64];
 
@@ -235,15 +235,16 @@ void cat_event_top(struct cat_event_out *w, unsigned src, const char *key,
 	outbuf_putc(w->ob, '\n');
 }
 
-/* The key text s (len bytes, 16 readable) found in the table, or NULL. */
+/*
+ * The key text s (len bytes, 16 readable, and the byte before it: an
+ * empty key's hash reads s[-1], and no entry is empty) found in the table,
+ * or NULL.
+ */
 static inline const struct key *key_find(const char *s, size_t len, const struct key *tab,
 					 const signed char *slots)
 {
-	int i;
+	int i = slots[HASH(s, len)];
 
-	if (!len)
-		return NULL;
-	i = slots[HASH(s, len)];
 	if (i < 0 || tab[i].len != len)
 		return NULL;
 #ifdef __SSE2__
@@ -271,7 +272,7 @@ static const struct key *lookup_escaped(struct cat_event_out *w, const char *s, 
 	xgrow((void **)&w->scratch, &w->scratch_alloc, st_add(len, 16), 1);
 	len = json_decode_string(s, len, w->scratch);
 	memset(w->scratch + len, 0, 16);
-	return key_find(w->scratch, len, tab, slots);
+	return len ? key_find(w->scratch, len, tab, slots) : NULL;
 }
 
 /*
