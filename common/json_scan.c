@@ -427,6 +427,11 @@ static ALWAYS_INLINE uint64_t block_prefix_xor(int path, uint64_t x)
 static ALWAYS_INLINE void copy_block(struct json_scan *s, int path, const unsigned char *b,
 				     uint64_t keep, size_t *mp)
 {
+	if (keep == ~(uint64_t)0) {	/* no blank to drop: inside a long string */
+		tl_memcpy(s->out + *mp, b, JSON_BLOCK);
+		*mp += JSON_BLOCK;
+		return;
+	}
 	*mp += block_compact(path, s->out + *mp, b, keep);
 }
 
