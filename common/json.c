@@ -636,6 +636,22 @@ static size_t fast_decimal(const char *s)
 #endif
 
 /*
+ * The end of the number at s[p] that json_compact_int_end did not take
+ * (a decimal by its masks, anything else by number_end), or 0.
+ */
+static inline size_t long_number(const char *s, size_t len, size_t p)
+{
+	size_t e = 0;
+
+#ifdef __SSE2__
+	e = fast_decimal(s + p);
+#endif
+	if (e == 0)
+		e = number_end(s + p, len - p);
+	return e ? p + e : 0;
+}
+
+/*
  * The end of the number or literal at s[p], or 0 when there is none.  What
  * follows it must be , ] or } (checked by the caller): so a run of number
  * and letter bytes is taken exactly when json_literal_ok takes all of it.
@@ -650,12 +666,7 @@ fast_prim(const char *s, size_t len, size_t p)
 		/* most are short integers (ids, pids, counts) */
 		if ((e = json_compact_int_end(s, p + (s[p] == '-'))) != 0)
 			return e;
-#ifdef __SSE2__
-		if ((e = fast_decimal(s + p)) != 0)
-			return p + e;
-#endif
-		e = number_end(s + p, len - p);
-		return e ? p + e : 0;
+		return long_number(s, len, p);
 	}
 	if (len - p >= 4 && (!memcmp(s + p, "true", 4) || !memcmp(s + p, "null", 4)))
 		return p + 4;
@@ -665,12 +676,16 @@ fast_prim(const char *s, size_t len, size_t p)
 	return e ? p + e : 0;
 }
 
-/* fast_prim's end where the value must end: before , ] or }; else 0. */
+/* The end r of a primitive where a value may end: before , ] or }; else 0. */
+static inline size_t value_ends(const char *s, size_t len, size_t r)
+{
+	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
+}
+
+/* fast_prim's end where the value must end. */
 static inline size_t prim_end(const char *s, size_t len, size_t p)
 {
-	size_t r = fast_prim(s, len, p);
-
-	return r == 0 || r >= len || (s[r] != ',' && s[r] != ']' && s[r] != '}') ? 0 : r;
+	return value_ends(s, len, fast_prim(s, len, p));
 }
 
 static int fast_tokens(struct json *j, const char *s, size_t len)
@@ -838,15 +853,7 @@ size_t json_compact_prim_end(const char *s, size_t len, size_t p)
 
 size_t json_compact_number_end(const char *s, size_t len, size_t p)
 {
-	size_t e = 0;
-
-#ifdef __SSE2__
-	e = fast_decimal(s + p);
-#endif
-	if (e == 0)
-		e = number_end(s + p, len - p);
-	e = e ? p + e : 0;
-	return e == 0 || e >= len || (s[e] != ',' && s[e] != ']' && s[e] != '}') ? 0 : e;
+	return value_ends(s, len, long_number(s, len, p));
 }
 
 /*

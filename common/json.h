@@ -166,8 +166,8 @@ static inline long json_compact_quote_next(const char *text, size_t len, size_t 
  */
 size_t json_compact_prim_end(const char *text, size_t len, size_t p);
 /*
- * The same for a number (text[p] a digit or '-') that
- * json_compact_int_end did not take: a timestamp, most of them.
+ * The same for a number (text[p] a digit) that json_compact_int_end did
+ * not take: a timestamp, most of them.
  */
 size_t json_compact_number_end(const char *text, size_t len, size_t p);
 
@@ -215,8 +215,8 @@ size_t json_compact_container_end(const char *text, size_t len, size_t p, unsign
  * values are strings and numbers, and the container walk's frame cost as
  * much as finding their ends.
  */
-static inline __attribute__((always_inline)) size_t json_compact_value_end(const char *text, size_t len, size_t p,
-					    unsigned depth)
+static inline __attribute__((always_inline)) size_t
+json_compact_value_end(const char *text, size_t len, size_t p, unsigned depth)
 {
 	long e;
 
