@@ -306,40 +306,38 @@ static uint64_t corr_key(int64_t corr)
  * point at each other; with several on a side, at the last one (pandas
  * assigns the merge's pairs in order, so the last pair wins).
  */
+/* The side of a row with a correlation (1 GPU, 0 CPU), or -1 for none. */
+static int corr_side(const struct idle_ev *e, uint32_t event_sync, uint32_t context_sync)
+{
+	if (e->corr == -1 || !corr_key(e->corr))
+		return -1;
+	return gpu_filter_row(e, event_sync, context_sync);
+}
+
 static void link_correlations(struct idle_trace *t, uint32_t event_sync, uint32_t context_sync)
 {
 	struct hmap last_cpu = HMAP_INIT, last_gpu = HMAP_INIT;
-	size_t ngpu = 0, ncpu = 0;
+	size_t n[2] = { 0, 0 };
 	uint32_t r;
+	int side;
 
 	/* each map at its size at once: growing it doubling by doubling
 	 * moved every key about once more (hmap_reserve) */
-	for (size_t i = 0; i < t->n; i++) {
-		const struct idle_ev *e = &t->ev[i];
-		if (e->corr == -1 || !corr_key(e->corr))
-			continue;
-		if (gpu_filter_row(e, event_sync, context_sync))
-			ngpu++;
-		else
-			ncpu++;
-	}
-	hmap_reserve(&last_gpu, ngpu);
-	hmap_reserve(&last_cpu, ncpu);
+	for (size_t i = 0; i < t->n; i++)
+		if ((side = corr_side(&t->ev[i], event_sync, context_sync)) >= 0)
+			n[side]++;
+	hmap_reserve(&last_gpu, n[1]);
+	hmap_reserve(&last_cpu, n[0]);
 	for (size_t i = 0; i < t->n; i++) {
 		struct idle_ev *e = &t->ev[i];
 		e->icorr = e->corr < 0 ? e->corr : 0;
-		if (e->corr == -1 || !corr_key(e->corr))
-			continue;
-		hmap_put(gpu_filter_row(e, event_sync, context_sync) ? &last_gpu : &last_cpu,
-			 corr_key(e->corr), (uint32_t)i);
+		if ((side = corr_side(e, event_sync, context_sync)) >= 0)
+			hmap_put(side ? &last_gpu : &last_cpu, corr_key(e->corr), (uint32_t)i);
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		struct idle_ev *e = &t->ev[i];
-		int gpu;
-		if (e->corr == -1 || !corr_key(e->corr))
-			continue;
-		gpu = gpu_filter_row(e, event_sync, context_sync);
-		if (hmap_get(gpu ? &last_cpu : &last_gpu, corr_key(e->corr), &r))
+		if ((side = corr_side(e, event_sync, context_sync)) >= 0 &&
+		    hmap_get(side ? &last_cpu : &last_gpu, corr_key(e->corr), &r))
 			e->icorr = t->ev[r].index;
 	}
 	hmap_release(&last_cpu);
