@@ -918,7 +918,7 @@ void stream_allow_dropped(struct stream *s)
 void stream_defer_cut(struct stream *s, int peek_cols)
 {
 	/* field i ends at tab i: peeks below peek_cols need peek_cols tabs */
-	s->defer_cut = peek_cols < 1 ? 1 : peek_cols < STREAM_PEEK_MAX ? peek_cols : STREAM_PEEK_MAX;
+	s->defer_cut = peek_cols < 1 ? 0 : peek_cols < STREAM_PEEK_MAX ? peek_cols : STREAM_PEEK_MAX;
 }
 
 int stream_next(struct stream *s)

@@ -54,7 +54,8 @@ void stream_allow_dropped(struct stream *s);
  * Hand out every row uncut (STREAM_ROW), for a reader that skips most rows
  * by a field or two (stream_peek_is) among the first peek_cols (the others
  * are found by a walk from the row's start): its tabs are counted (a wrong
- * count is still an error of stream_next), not its fields cut.
+ * count is still an error of stream_next), not its fields cut.  With
+ * peek_cols 0, rows are cut as they are read again, from the next one on.
  */
 void stream_defer_cut(struct stream *s, int peek_cols);
 /* The most fields a row is peeked at in (its tabs noted): 15. */

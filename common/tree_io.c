@@ -989,6 +989,18 @@ int tree_io_write_subset(struct stream *s, const char *path, unsigned flags, int
 				r = STREAM_ERROR;
 				break;
 			}
+			/*
+			 * A lean event stream (tl-cat --lean) brings its thin
+			 * rows as "#dropped" ones: spool_thin_uncut finds none
+			 * among the others, and counting their tabs before
+			 * cutting them was a tenth of tl-tree's reading.  Those
+			 * rows are cut as they are read from here on (a thin one
+			 * still goes to the spool the same, by spool_thin).
+			 */
+			if (x.peek_cols) {
+				stream_defer_cut(s, 0);
+				x.peek_cols = 0;
+			}
 			continue;
 		}
 		if (x.peek_cols && spool_thin_uncut(&g, s, &c, &x, flags))

@@ -78,6 +78,34 @@ test_expect_success 'a source begun by a "#dropped" row, two sources' '
 	tl-tree $diff_cols two.lean >got2 && cmp want got2 && ! grep -q "^#dropped" got2
 '
 
+# Thin rows that come whole after "#dropped" ones: tl-cat leaves a row
+# with a JSON escape whole, and a stream may mix the two ways; tl-tree,
+# which cuts rows at once once it has seen a "#dropped" one, must still
+# thin them as it thins the whole stream's
+cat >esc.json <<-\EOF
+{"traceEvents":[
+{"ph":"X","cat":"python_function","name":"a.py(1): f","pid":1,"tid":1,"ts":10,"dur":50,"args":{"Python id":1}},
+{"ph":"X","cat":"python_function","name":"b.py(2): g","pid":1,"tid":1,"ts":11,"dur":30,"args":{"Python id":2}},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":12,"dur":20,"args":{"External id":3}},
+{"ph":"X","cat":"python_function","name":"c.py(3): \"h\"","pid":1,"tid":1,"ts":13,"dur":5,"args":{"Python id":3}},
+{"ph":"X","cat":"python_function","name":"d.py(4):\tk","pid":1,"tid":1,"ts":14,"dur":4,"args":{"Python id":4}},
+{"ph":"i","cat":"cpu_instant_event","name":"[memory]","pid":1,"tid":1,"ts":15,"s":"t","args":{"Bytes":4}},
+{"ph":"X","cat":"python_function","name":"e.py(5): m","pid":1,"tid":1,"ts":16,"dur":2,"args":{"Python id":5}}
+]}
+EOF
+test_expect_success 'thin rows whole after "#dropped" ones: the same node stream' '
+	tl-cat esc.json >esc.events && tl-cat --lean esc.json >esc.lean &&
+	test "$(grep -c "^#dropped" esc.lean)" = 4 &&
+	tl-tree --lean <esc.events >want && tl-tree --lean <esc.lean >got && cmp want got &&
+	test "$(grep -c "^#dropped" want)" = 6 &&
+	awk -F "\t" "NR == FNR { row[\$1] = \$0; next }
+		/^#dropped/ && \$2 == 6 { print row[6]; next } { print }" \
+		esc.events esc.lean >mixed.lean &&
+	test "$(grep -c "^#dropped" mixed.lean)" = 3 &&
+	tl-tree --lean <mixed.lean >got2 && cmp want got2 &&
+	tl-tree --lean mixed.lean >got3 && cmp want got3
+'
+
 test_expect_success 'tl-tree without --lean or --tree-rows refuses a lean event stream' '
 	test_must_fail tl-tree two.lean >out 2>err &&
 	grep -q "two.lean:4: a \"#dropped\" row (tl-cat --lean) is read by tl-tree --lean or --tree-rows only" err &&
