@@ -692,7 +692,7 @@ static inline int guess_holds(const char *t, const struct key_guess *g)
 
 /*
  * walk_key without a guess: the key found by its closing quote and the
- * table; the guess from this state made this key.
+ * table, and made the guess g of the state it came in.
  */
 static int walk_key_found(const char *text, size_t len, size_t *pp, const struct key *tab,
 			  const signed char *slots, struct key_guess *g, unsigned *state,

@@ -812,13 +812,9 @@ value:
 			return 0;
 		p = (size_t)e + 1;
 	} else {
-		/* most are short integers (dims, strides): the test inline */
-		if (s[p] >= '0' && s[p] <= '9' && (r = json_compact_int_end(s, p)) != 0) {
-			if (r >= len)
-				return 0;
-		} else if ((r = prim_end(s, len, p)) == 0) {
+		/* most are short integers (dims, strides): their test inline */
+		if ((r = json_compact_scalar_end(s, len, p)) == 0)
 			return 0;
-		}
 		p = r;
 	}
 after:

@@ -204,6 +204,22 @@ static inline size_t json_compact_int_end(const char *text, size_t i)
 	return 0;
 }
 
+/*
+ * json_compact_prim_end's answer, for most numbers without its call: the
+ * end of the number or literal at text[p], or 0.
+ */
+static inline size_t json_compact_scalar_end(const char *text, size_t len, size_t p)
+{
+	size_t e;
+
+	if (text[p] >= '0' && text[p] <= '9') {
+		if ((e = json_compact_int_end(text, p)) != 0)
+			return e < len ? e : 0;
+		return json_compact_number_end(text, len, p);
+	}
+	return json_compact_prim_end(text, len, p);
+}
+
 /* json_compact_value_end's way for an object or array. */
 size_t json_compact_container_end(const char *text, size_t len, size_t p, unsigned depth);
 
@@ -226,13 +242,7 @@ json_compact_value_end(const char *text, size_t len, size_t p, unsigned depth)
 	}
 	if (text[p] == '{' || text[p] == '[')
 		return json_compact_container_end(text, len, p, depth);
-	/* json_compact_prim_end's answer, for most numbers without its call */
-	if (text[p] >= '0' && text[p] <= '9') {
-		if ((e = (long)json_compact_int_end(text, p)) != 0)
-			return (size_t)e < len ? (size_t)e : 0;
-		return json_compact_number_end(text, len, p);
-	}
-	return json_compact_prim_end(text, len, p);
+	return json_compact_scalar_end(text, len, p);
 }
 
 /* json_skip's walk for a container without its next index (not closed). */
