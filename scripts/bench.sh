@@ -92,6 +92,12 @@ for x in zcat:zcat:.json.gz cat_gz:tl-cat:.json.gz cat_json:tl-cat:.json \
 	row "${rest%:*}" "${rest##*:}" "$(wall "$k")" "$(cpu "$k")" "$(rss "$k")"
 done
 
+# The median of a[1..n], for the runs in turns below (awk)
+awk_med='function med(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+		t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'
+
 # tl-cat on the .json again, in turns with zcat (the machine's speed moves
 # within minutes, and one run of 1.5 s says as much about the minute as
 # about tl-cat): TL_BENCH_PAIRS times (default 3), the medians
@@ -104,12 +110,9 @@ while [ "$i" -lt "$pairs" ]; do
 	echo "$(wall zpair) $(wall cpair) $(cpu cpair)" >>"$tmp/catpairs"
 	i=$((i + 1))
 done
-awk -v mb="$mb" 'function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+awk -v mb="$mb" "$awk_med"'
 	$1 == "fail" || $2 == "fail" { bad = 1; next }
-	{ n++; z[n] = $1; c[n] = $2; cc[n] = $3; all = all sprintf(" %.2f/%.2f", $2, $1) }
+	{ n++; c[n] = $2; cc[n] = $3; all = all sprintf(" %.2f/%.2f", $2, $1) }
 	END { if (bad || !n) { print "  tl-cat .json and zcat in turns: failed"; exit }
 		m = med(c, n)
 		printf "  tl-cat .json and zcat in turns, %d pairs (tl-cat/zcat s:%s): median %.2f s, %.0f MB/s of JSON (target >= 1000: %s), CPU %.2f s\n",
@@ -154,10 +157,7 @@ if [ -f "$src/scripts/tl-report" ]; then
 		echo "$(wall zpair) $(wall rpair) $(cpu zpair) $(cpu rpair)" >>"$tmp/pairs"
 		i=$((i + 1))
 	done
-	awk 'function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	awk "$awk_med"'
 		$1 == "fail" || $2 == "fail" { bad = 1; next }
 		{ n++; z[n] = $1; r[n] = $2; q[n] = $2 / $1; zc[n] = $3; rc[n] = $4
 		  all = all sprintf(" %.2f/%.2f", $2, $1) }
