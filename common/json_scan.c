@@ -371,13 +371,13 @@ static int scan_bytes(struct json_scan *s, size_t *pp, size_t *mp, size_t lim)
 /*
  * Whether a blank would have to be kept in the block: a run of white space
  * outside strings between two primitive bytes (or other bytes that are not
- * punctuation; a superset, handed to scan_bytes, which decides).  first:
- * the block begins inside such a run or right after a primitive byte.
+ * punctuation; a superset, handed to scan_bytes, which decides).  cin (0
+ * or 1): the block begins inside such a run, or with one right after a
+ * primitive byte.
  */
-static int blank_kept(uint64_t ws, uint64_t prim, int first)
+static int blank_kept(uint64_t ws, uint64_t prim, uint64_t cin)
 {
 	uint64_t start = (prim & (ws >> 1)) << 1;
-	uint64_t cin = first && ((ws & 1) || first > 1);
 	uint64_t end = (ws + start + cin) & ~ws;
 
 	return (end & prim) != 0;
@@ -444,9 +444,9 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 {
 	const unsigned char *b = (const unsigned char *)s->buf + *pp;
 	struct json_block k;
-	uint64_t in, ws, brackets, keep = ~(uint64_t)0;
-	size_t p = *pp;
-	int first = 0, r = 0;
+	uint64_t in, ws, brackets, keep = ~(uint64_t)0, after_prim, cin;
+	size_t p = *pp, back = *mp != 0;
+	int r = 0;
 
 	__builtin_prefetch(b + PREFETCH_AHEAD);
 	block_classify(path, b, &k);
@@ -454,9 +454,15 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 	ws = k.ws & ~in;
 	if (k.special & ~ws)
 		return 2;
-	if (*mp && !s->in_str && prim_byte[(unsigned char)s->out[*mp - 1]])
-		first = is_ws((char)b[-1]) ? 2 : 1;
-	if (blank_kept(ws, ~k.syntax & ~in, first))
+	/*
+	 * The copy so far ends with a primitive byte, and the block begins
+	 * with a blank or after one: by arithmetic, where a branch went
+	 * either way on a third of the blocks (with no copy yet, back is 0
+	 * and the bytes read are ones that are there)
+	 */
+	after_prim = back & (uint64_t)!s->in_str & prim_byte[(unsigned char)s->out[*mp - back]];
+	cin = after_prim & ((ws & 1) | (byte_class[b[-back]] == B_BLANK));
+	if (blank_kept(ws, ~k.syntax & ~in, cin))
 		return 2;
 	brackets = k.bracket & ~in;
 	while (brackets) {

@@ -264,6 +264,20 @@ int main(int argc, char **argv)
 				 pad, "", pad % 7, "");
 		event_doc(m, (size_t)n, 1);
 		event_doc(m, (size_t)n, 0);
+		/*
+		 * blanks between two numbers (bad) and between a number and a
+		 * comma (good), the blank run and the bytes around it at each
+		 * place across a block's start (a block whole after it: the
+		 * carry a block takes in from the one before)
+		 */
+		for (int run = 1; run <= 3; run++) {
+			n = snprintf(m, sizeof(m), "{\"a\":\"%*s\",\"b\":[12%*s3],\"c\":\"%70s\"}",
+				     pad, "", run, "", "");
+			event_doc(m, (size_t)n, 1);
+			n = snprintf(m, sizeof(m), "{\"a\":\"%*s\",\"b\":[12%*s,3],\"c\":\"%70s\"}",
+				     pad, "", run, "", "");
+			event_doc(m, (size_t)n, 1);
+		}
 	}
 	tap_ok(ndiff == 0, "edge cases and their mutations: the same on every path");
 	for (; a < argc; a++) {
