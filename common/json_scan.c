@@ -458,10 +458,11 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 	 * The copy so far ends with a primitive byte, and the block begins
 	 * with a blank or after one: by arithmetic, where a branch went
 	 * either way on a third of the blocks (with no copy yet, back is 0
-	 * and the bytes read are ones that are there)
+	 * and the bytes read are ones that are there; b - back, not
+	 * b[-back]: back is unsigned, and minus it an offset that wraps)
 	 */
 	after_prim = back & (uint64_t)!s->in_str & prim_byte[(unsigned char)s->out[*mp - back]];
-	cin = after_prim & ((ws & 1) | (byte_class[b[-back]] == B_BLANK));
+	cin = after_prim & ((ws & 1) | (byte_class[*(b - back)] == B_BLANK));
 	if (blank_kept(ws, ~k.syntax & ~in, cin))
 		return 2;
 	brackets = k.bracket & ~in;
