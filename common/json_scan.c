@@ -369,6 +369,19 @@ static int scan_bytes(struct json_scan *s, size_t *pp, size_t *mp, size_t lim)
 }
 
 /*
+ * 1 where the compact copy so far (m bytes) ends with a primitive byte
+ * outside a string, else 0: a blank after it may have to be kept.  By
+ * arithmetic, no branch (scan_block asks it of every block); with m 0 it
+ * reads out[0], which reserve() made room for.
+ */
+static ALWAYS_INLINE uint64_t copy_ends_prim(const struct json_scan *s, size_t m)
+{
+	size_t back = m != 0;
+
+	return back & (uint64_t)!s->in_str & prim_byte[(unsigned char)s->out[m - back]];
+}
+
+/*
  * Whether a blank would have to be kept in the block: a run of white space
  * outside strings between two primitive bytes (or other bytes that are not
  * punctuation; a superset, handed to scan_bytes, which decides).  cin (0
@@ -444,7 +457,7 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 {
 	const unsigned char *b = (const unsigned char *)s->buf + *pp;
 	struct json_block k;
-	uint64_t in, ws, brackets, keep = ~(uint64_t)0, after_prim, cin;
+	uint64_t in, ws, brackets, keep = ~(uint64_t)0, cin;
 	size_t p = *pp, back = *mp != 0;
 	int r = 0;
 
@@ -458,11 +471,10 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
 	 * The copy so far ends with a primitive byte, and the block begins
 	 * with a blank or after one: by arithmetic, where a branch went
 	 * either way on a third of the blocks (with no copy yet, back is 0
-	 * and the bytes read are ones that are there; b - back, not
+	 * and the byte read is b[0], which is there; b - back, not
 	 * b[-back]: back is unsigned, and minus it an offset that wraps)
 	 */
-	after_prim = back & (uint64_t)!s->in_str & prim_byte[(unsigned char)s->out[*mp - back]];
-	cin = after_prim & ((ws & 1) | (byte_class[*(b - back)] == B_BLANK));
+	cin = copy_ends_prim(s, *mp) & ((ws & 1) | (byte_class[*(b - back)] == B_BLANK));
 	if (blank_kept(ws, ~k.syntax & ~in, cin))
 		return 2;
 	brackets = k.bracket & ~in;
@@ -497,8 +509,7 @@ static ALWAYS_INLINE int scan_block(struct json_scan *s, int path, size_t *pp, s
  */
 static void set_space(struct json_scan *s, size_t p, size_t m)
 {
-	s->space = m && !s->in_str && is_ws(s->buf[p - 1]) &&
-		   prim_byte[(unsigned char)s->out[m - 1]];
+	s->space = copy_ends_prim(s, m) && is_ws(s->buf[p - 1]);
 }
 
 /*
